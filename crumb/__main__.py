@@ -1,0 +1,3 @@
+from crumb.cli import main
+
+main()

@@ -1,0 +1,1 @@
+"""Actors: the roles (Planner, Builder, Verifier, researcher) and the harnesses that play them."""

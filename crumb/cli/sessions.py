@@ -1,0 +1,342 @@
+"""Commands about sessions: pitch, steer (and its shortcuts), ls, status, tail, wait, replay, schema.
+
+Everything they write goes through inbox files, like any other tool; everything they read comes
+from transcripts. Exit codes: 0 ok, 1 an error (one line on stderr) or a session that did not pass,
+2 a usage error or a timeout (`wait`).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections import deque
+import time
+from pathlib import Path
+from typing import Any
+
+import click
+import orjson
+from ulid import ULID
+
+from crumb.daemon.files import drop_inbox_file
+from crumb.reducer.reduce import apply, initial_state
+from crumb.reducer.replay import replay_file
+from crumb.reducer.state import SessionState
+from crumb.store import paths
+from crumb.store.reader import Cursor, TranscriptError, read_events
+
+ROLES = ("planner", "builder", "verifier", "researcher")
+
+
+def root_of(ctx: click.Context) -> Path:
+    return ctx.obj["root"]  # type: ignore[no-any-return]
+
+
+def session_arg(ctx: click.Context, ref: str) -> str:
+    try:
+        return paths.resolve_session(root_of(ctx), ref)
+    except LookupError as err:
+        raise click.ClickException(str(err)) from None
+
+
+def pitch_text(text: str, *, session: str, preset: str | None, seed: int | None, fault: str | None,
+               bindings: dict[str, str]) -> str:
+    """A pitch file with front matter: what `crumb pitch`, `crumb run` and the Studio drop."""
+    lines = ["---", f"session: {session}"]
+    if preset:
+        lines.append(f"preset: {preset}")
+    if seed is not None:
+        lines.append(f"seed: {seed}")
+    if fault:
+        lines.append(f"fault: {fault}")
+    lines += [f"{role}: {value}" for role, value in bindings.items()]
+    return "\n".join(lines + ["---", text.strip(), ""])
+
+
+def parse_role_flags(values: tuple[str, ...]) -> dict[str, str]:
+    """`--role builder=claude:sonnet` → {"builder": "claude:sonnet"}."""
+    out: dict[str, str] = {}
+    for value in values:
+        role, eq, binding = value.partition("=")
+        if not eq or role not in ROLES or not binding:
+            raise click.BadParameter(f"{value!r}: write ROLE=HARNESS[:MODEL] with ROLE one of {', '.join(ROLES)}",
+                                     param_hint="--role")
+        out[role] = binding
+    return out
+
+
+def pitch_options(fn: Any) -> Any:
+    for option in reversed([
+        click.option("--preset", help="Preset from presets/*.toml (local, claude, codex, gemini, cross, ollama)."),
+        click.option("--seed", type=int, help="Seed for the embedded studio (same pitch + seed → same game)."),
+        click.option("--fault", help="Break the first build on purpose: syntax, blank, throws, noinput, wrongtimer, wronggenre."),
+        click.option("--role", "roles", multiple=True, metavar="ROLE=HARNESS[:MODEL]", help="Bind one role (repeatable)."),
+    ]):
+        fn = option(fn)
+    return fn
+
+
+def drop_pitch(root: Path, text: str, *, preset: str | None, seed: int | None, fault: str | None,
+               roles: tuple[str, ...]) -> str:
+    if not text.strip():
+        raise click.BadParameter("the pitch is empty: describe the game in one line, e.g. '60-second snake'")
+    session = str(ULID())
+    body = pitch_text(text, session=session, preset=preset, seed=seed, fault=fault, bindings=parse_role_flags(roles))
+    drop_inbox_file(paths.inbox_dir(root), body, stem="pitch")
+    return session
+
+
+# ------------------------------------------------------------------ waiting and following
+
+
+def follow(root: Path, session: str, *, timeout: float | None, on_event: Any = None,
+           until_done: bool = True) -> SessionState:
+    """Reduce a session's transcript as it grows, until it is done (or the timeout passes)."""
+    path = paths.transcript_path(root, session)
+    state = initial_state(session)
+    cursor = Cursor(path)
+    deadline = None if timeout is None else time.monotonic() + timeout
+    last_size = -1
+    while True:
+        size = path.stat().st_size if path.exists() else 0
+        if size != last_size:
+            last_size = size
+            for event in cursor.read_new():
+                apply(state, event)
+                if on_event is not None:
+                    on_event(event, state)
+        if until_done and state.done is not None:
+            return state
+        if deadline is not None and time.monotonic() >= deadline:
+            return state
+        time.sleep(0.05)  # polling a file a person waits on; not test synchronisation
+
+
+def progress_printer(stream: Any) -> Any:
+    """Show stage changes on a terminal; stay quiet when piped."""
+    if not stream.isatty():
+        return None
+    last = [""]
+
+    def show(event: dict[str, Any], state: SessionState) -> None:
+        line = f"{state.phase}" + (f" · round {state.round}" if state.round else "")
+        if line != last[0]:
+            last[0] = line
+            click.echo(f"  {time.strftime('%H:%M:%S')} {line}", err=True)
+
+    return show
+
+
+def wait_exit(state: SessionState) -> int:
+    if state.done is None:
+        return 2
+    return 0 if state.done.get("reason") in ("pass", "approved") else 1
+
+
+def describe_done(root: Path, state: SessionState) -> str:
+    done = state.done or {}
+    game = paths.artifacts_dir(root, state.session) / "game" / "index.html"
+    return f"{state.session}: done ({done.get('reason')}) {done.get('detail', '')}\n  game: {game}"
+
+
+# ------------------------------------------------------------------ commands
+
+
+@click.command()
+@click.argument("text")
+@pitch_options
+@click.option("--wait", "wait_", is_flag=True, help="Wait until the session is done (needs a running daemon).")
+@click.option("--timeout", type=float, default=600, show_default=True, help="With --wait: give up after this many seconds.")
+@click.pass_context
+def pitch(ctx: click.Context, text: str, preset: str | None, seed: int | None, fault: str | None,
+          roles: tuple[str, ...], wait_: bool, timeout: float) -> None:
+    """Pitch a game: drops a pitch file into inbox/ and prints the new session id."""
+    root = root_of(ctx)
+    session = drop_pitch(root, text, preset=preset, seed=seed, fault=fault, roles=roles)
+    click.echo(session)
+    if wait_:
+        state = follow(root, session, timeout=timeout, on_event=progress_printer(sys.stderr))
+        if state.done is not None:
+            click.echo(describe_done(root, state), err=True)
+        ctx.exit(wait_exit(state))
+
+
+def _drop_steer(ctx: click.Context, ref: str, text: str) -> None:
+    root = root_of(ctx)
+    session = session_arg(ctx, ref)
+    if not text.strip():
+        raise click.BadParameter("nothing to send: give a message, a /command or @actor text")
+    path = drop_inbox_file(paths.session_inbox(root, session), text.strip() + "\n", stem="steer")
+    click.echo(path.relative_to(root).as_posix())
+
+
+@click.command()
+@click.argument("session")
+@click.argument("text", nargs=-1, required=True)
+@click.pass_context
+def steer(ctx: click.Context, session: str, text: tuple[str, ...]) -> None:
+    """Steer a session: plain text, a /command or '@actor text' (see README: How to steer)."""
+    _drop_steer(ctx, session, " ".join(text))
+
+
+def _shortcut(name: str, command: str, arg: str | None, help_text: str) -> click.Command:
+    @click.pass_context
+    def run(ctx: click.Context, session: str, rest: tuple[str, ...] = ()) -> None:
+        extra = " ".join(rest).strip()
+        if arg == "actor" and extra:
+            extra = "@" + extra.lstrip("@")
+        _drop_steer(ctx, session, f"/{command} {extra}".strip())
+
+    params: list[click.Parameter] = [click.Argument(["session"])]
+    if arg:
+        params.append(click.Argument(["rest"], nargs=-1))
+    return click.Command(name, callback=run, params=params, help=help_text)
+
+
+@click.command("ls")
+@click.option("--json", "as_json", is_flag=True, help="One JSON object per session.")
+@click.pass_context
+def ls(ctx: click.Context, as_json: bool) -> None:
+    """List sessions, newest first."""
+    root = root_of(ctx)
+    for session in paths.list_sessions(root):
+        try:
+            s = replay_file(paths.transcript_path(root, session)).summary()
+        except TranscriptError as err:
+            s = {"session": session, "phase": "damaged", "error": str(err)}
+        if as_json:
+            click.echo(json.dumps(s, ensure_ascii=False))
+            continue
+        verdict = (s.get("verdicts") or [{}])[-1].get("verdict", "-") if s.get("verdicts") else "-"
+        done = (s.get("done") or {}).get("reason", "")
+        click.echo(f"{session}  {s.get('phase', '?'):<11} {verdict:<8} {done:<12} {s.get('genre') or '-':<10} "
+                   f"{(s.get('pitch') or '')[:50]}")
+
+
+@click.command()
+@click.argument("session")
+@click.option("--json", "as_json", is_flag=True)
+@click.pass_context
+def status(ctx: click.Context, session: str, as_json: bool) -> None:
+    """Where a session stands: phase, round, verdicts, pending effects, budgets."""
+    root = root_of(ctx)
+    sid = session_arg(ctx, session)
+    try:
+        state = replay_file(paths.transcript_path(root, sid))
+    except TranscriptError as err:
+        raise click.ClickException(str(err)) from None
+    print_summary(state.summary(), as_json)
+
+
+def print_summary(s: dict[str, Any], as_json: bool) -> None:
+    if as_json:
+        click.echo(json.dumps(s, ensure_ascii=False, indent=2))
+        return
+    click.echo(f"session   {s['session']}")
+    click.echo(f"pitch     {s.get('pitch') or '-'}")
+    click.echo(f"phase     {s['phase']}" + (f" (waiting for {s['waiting_for']})" if s.get("waiting_for") else "")
+               + (" [paused]" if s.get("paused") else ""))
+    click.echo(f"game      {s.get('title') or '-'} ({s.get('genre') or '-'}), round {s['round']}")
+    for v in s.get("verdicts") or []:
+        click.echo(f"verdict   round {v['round']}: {v['verdict']} {v.get('severity') or ''} total {v.get('total')}"
+                   f" ({v.get('corrections', 0)} corrections)")
+    if s.get("done"):
+        click.echo(f"done      {s['done']['reason']}: {s['done'].get('detail', '')}")
+    for e in s.get("pending") or []:
+        click.echo(f"pending   {e['kind']} {e.get('actor') or ''} (attempt {e.get('attempt', 1)}) {e['id']}")
+    used = ", ".join(f"{k} {v['used']:g}/{v['limit']:g}" for k, v in (s.get("budgets") or {}).items())
+    click.echo(f"budgets   {used}")
+    click.echo(f"events    {s['events']} (last seq {s['last_seq']}), state {s['state_hash'][:16]}")
+
+
+@click.command()
+@click.argument("session")
+@click.option("-f", "--follow", "follow_", is_flag=True, help="Keep printing new events until the session is done.")
+@click.option("-n", "--lines", type=int, default=20, show_default=True, help="How many past events to show.")
+@click.option("--json", "as_json", is_flag=True, help="Print each event as its JSON line.")
+@click.pass_context
+def tail(ctx: click.Context, session: str, follow_: bool, lines: int, as_json: bool) -> None:
+    """Show a session's latest events."""
+    root = root_of(ctx)
+    sid = session_arg(ctx, session)
+    path = paths.transcript_path(root, sid)
+
+    def show(event: dict[str, Any], state: SessionState | None = None) -> None:
+        if as_json:
+            click.echo(orjson.dumps(event).decode())
+        else:
+            click.echo(f"{event['seq']:>5} {event['ts'][11:19]} {event['from']:<10} {event['kind']:<16} {event.get('body', '')}")
+
+    try:
+        recent: deque[dict[str, Any]] = deque(maxlen=max(lines, 0))
+        last = 0
+        for event in read_events(path):
+            recent.append(event)
+            last = event["seq"]
+        for event in recent:
+            show(event)
+        if follow_:
+            follow(root, sid, timeout=None, on_event=lambda e, s: show(e) if e["seq"] > last else None)
+    except TranscriptError as err:
+        raise click.ClickException(str(err)) from None
+
+
+@click.command()
+@click.argument("session")
+@click.option("--timeout", type=float, default=600, show_default=True, help="Seconds to wait before exit 2.")
+@click.pass_context
+def wait(ctx: click.Context, session: str, timeout: float) -> None:
+    """Wait for a session to finish: exit 0 on PASS (or approved), 1 done otherwise, 2 on timeout."""
+    root = root_of(ctx)
+    sid = session_arg(ctx, session)
+    state = follow(root, sid, timeout=timeout, on_event=progress_printer(sys.stderr))
+    if state.done is None:
+        click.echo(f"{sid}: still {state.phase} after {timeout:g}s", err=True)
+    else:
+        click.echo(describe_done(root, state), err=True)
+    ctx.exit(wait_exit(state))
+
+
+@click.command()
+@click.argument("session")
+@click.option("--json", "as_json", is_flag=True, help="The whole rebuilt state as JSON.")
+@click.option("--strict", is_flag=True, help="Validate every line's data in full, not only the envelope.")
+@click.pass_context
+def replay(ctx: click.Context, session: str, as_json: bool, strict: bool) -> None:
+    """Rebuild a session's state from its transcript, running no effect."""
+    root = root_of(ctx)
+    target = Path(session)
+    path = target if target.suffix == ".jsonl" and target.exists() else paths.transcript_path(root, session_arg(ctx, session))
+    try:
+        state = replay_file(path, validate=strict)
+    except TranscriptError as err:
+        raise click.ClickException(str(err)) from None
+    if as_json:
+        click.echo(json.dumps({**state.to_dict(), "state_hash": state.state_hash()}, ensure_ascii=False, indent=2, default=str))
+    else:
+        print_summary(state.summary(), False)
+
+
+@click.command()
+@click.option("--check", type=click.Path(dir_okay=False, path_type=Path),
+              help="Exit 1 if this committed schema file differs from the code's schema.")
+def schema(check: Path | None) -> None:
+    """Print the JSON Schema of a transcript line."""
+    from crumb.protocol.events import json_schema
+
+    text = json.dumps(json_schema(), indent=2, ensure_ascii=False) + "\n"
+    if check is None:
+        click.echo(text, nl=False)
+        return
+    if not check.exists() or check.read_text(encoding="utf-8") != text:
+        raise click.ClickException(f"{check} is out of date: run `crumb schema > {check}`")
+
+
+COMMANDS = [
+    pitch, steer, ls, status, tail, wait, replay, schema,
+    _shortcut("approve", "approve", None, "Approve a PARTIAL verdict: the session ends as approved."),
+    _shortcut("veto", "veto", "reason", "Veto a PARTIAL verdict, with a reason the Builder gets as feedback."),
+    _shortcut("pause", "pause", "actor", "Pause the session, or one actor (e.g. `crumb pause S builder`)."),
+    _shortcut("resume", "resume", "actor", "Resume the session, or one actor."),
+    _shortcut("cancel", "cancel", None, "Cancel the session: running actors are stopped."),
+]

@@ -1,0 +1,81 @@
+"""`crumb watch` (the daemon) and `crumb run` (one pitch, start to finish, in this process)."""
+
+from __future__ import annotations
+
+import logging
+import signal
+import sys
+import threading
+from pathlib import Path
+from typing import Any
+
+import click
+
+from crumb.cli.sessions import describe_done, drop_pitch, pitch_options, root_of
+from crumb.daemon.lock import DaemonRunning, daemon_status
+from crumb.store import paths
+
+
+def _install_signals(daemon: Any) -> None:
+    def stop(signum: int, frame: Any) -> None:
+        daemon.stop()
+
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGTERM, stop)
+        signal.signal(signal.SIGINT, stop)
+
+
+@click.command()
+@click.option("--poll", is_flag=True, help="Poll the folders instead of inotify (network drives, containers).")
+@click.option("-q", "--quiet", is_flag=True, help="Do not print each event.")
+@click.pass_context
+def watch(ctx: click.Context, poll: bool, quiet: bool) -> None:
+    """Run the daemon: watch inbox/ and every session, reduce events, dispatch effects."""
+    from crumb.daemon.daemon import Daemon
+
+    logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(name)s %(levelname)s %(message)s")
+    daemon = Daemon(root_of(ctx), poll=poll, echo=not quiet)
+    _install_signals(daemon)
+    try:
+        daemon.run()
+    except DaemonRunning as err:
+        raise click.ClickException(str(err)) from None
+
+
+@click.command()
+@click.argument("text")
+@pitch_options
+@click.option("--timeout", type=float, default=600, show_default=True, help="Give up (exit 2) after this many seconds.")
+@click.option("--poll", is_flag=True, help="Poll instead of inotify.")
+@click.option("-v", "--verbose", is_flag=True, help="Print every event.")
+@click.pass_context
+def run(ctx: click.Context, text: str, preset: str | None, seed: int | None, fault: str | None,
+        roles: tuple[str, ...], timeout: float, poll: bool, verbose: bool) -> None:
+    """One shot: pitch, run the daemon in this process until that session is done, print the game's path."""
+    from crumb.cli.sessions import follow, progress_printer, wait_exit
+    from crumb.daemon.daemon import Daemon
+
+    root = root_of(ctx)
+    logging.basicConfig(level=logging.WARNING, format="%(name)s %(levelname)s %(message)s")
+    session = drop_pitch(root, text, preset=preset, seed=seed, fault=fault, roles=roles)
+    click.echo(f"session {session}", err=True)
+    if daemon_status(root)["running"]:
+        state = follow(root, session, timeout=timeout, on_event=progress_printer(sys.stderr))
+    else:
+        daemon = Daemon(root, poll=poll, echo=verbose,
+                        stop_when=lambda live: session in live and live[session].state.done is not None)
+        _install_signals(daemon)
+        worker = threading.Thread(target=daemon.run, name="crumb-daemon", daemon=True)
+        worker.start()
+        state = follow(root, session, timeout=timeout, on_event=None if verbose else progress_printer(sys.stderr))
+        daemon.stop()
+        worker.join(timeout=60)
+    if state.done is None:
+        click.echo(f"{session}: not done after {timeout:g}s (phase {state.phase})", err=True)
+    else:
+        click.echo(describe_done(root, state), err=True)
+        click.echo(str(paths.artifacts_dir(root, session) / "game" / "index.html"))
+    ctx.exit(wait_exit(state))
+
+
+COMMANDS = [watch, run]

@@ -1,0 +1,349 @@
+"""`crumb watch`: the long-running loop that turns files into events and events into effects.
+
+One thread reduces (this loop), so each session's events are reduced strictly in seq order; effects
+run on the dispatcher's pool. Inbox files are consumed exactly once: every event made from a file
+carries the file's name, sha256 and stamp, and a file seen again after a crash is only archived.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import queue
+import sys
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ulid import ULID
+
+from crumb.daemon import files, grammar
+from crumb.daemon.lock import DaemonLock
+from crumb.dispatcher.dispatch import Dispatcher, spec_markdown
+from crumb.protocol.events import InboxFile
+from crumb.reducer.reduce import apply, initial_state
+from crumb.reducer.state import SessionState
+from crumb.store import paths
+from crumb.store.reader import Cursor, TranscriptError, repair
+from crumb.store.writer import AppendRefused, TranscriptWriter
+
+log = logging.getLogger("crumb.daemon")
+
+SourceKey = tuple[str, str, str | None, int | None]
+
+
+@dataclass
+class Live:
+    """What the daemon keeps per session: the reduced state, its tail, and what it has consumed."""
+
+    state: SessionState
+    cursor: Cursor
+    sources: set[SourceKey] = field(default_factory=set)
+    spec_renders: list[str] = field(default_factory=list)
+    broken: str | None = None
+
+
+def _source_key(source: dict[str, Any], line: int | None) -> SourceKey:
+    return (source.get("name", ""), source.get("sha256", ""), source.get("stamp"), line)
+
+
+def _sha(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def pitch_session_id(source: InboxFile, mtime_ns: int) -> str:
+    """The session a pitch file makes: the same file (after a crash) always maps to the same id."""
+    digest = hashlib.sha256(f"{source.name}\0{source.sha256}\0{source.stamp}".encode()).digest()
+    return str(ULID.from_bytes((mtime_ns // 1_000_000).to_bytes(6, "big") + digest[:10]))
+
+
+class Daemon:
+    def __init__(
+        self,
+        root: Path,
+        *,
+        poll: bool = False,
+        qa_runner: Any | None = None,
+        stop_when: Callable[[dict[str, Live]], bool] | None = None,
+        echo: bool = True,
+        workers: int = 8,
+    ) -> None:
+        self.root = root.resolve()
+        self.poll = poll
+        self.stop_when = stop_when
+        self.echo = echo
+        self.sessions: dict[str, Live] = {}
+        self._queue: queue.Queue[tuple[str, Any]] = queue.Queue()
+        self._stop = threading.Event()
+        self._lock = DaemonLock(self.root)
+        self.dispatcher = Dispatcher(self.root, qa_runner=qa_runner, workers=workers,
+                                     on_append=lambda s: self._queue.put(("transcript", s)))
+        self.watcher: Any = None
+        self.ready = threading.Event()
+
+    # ------------------------------------------------------------ lifecycle
+
+    def run(self) -> None:
+        """Block until stop() (or stop_when) — SIGTERM/SIGINT handling is the caller's."""
+        from crumb.daemon.watcher import Watcher
+
+        self._lock.acquire()
+        try:
+            for d in (paths.inbox_dir(self.root), paths.sessions_dir(self.root)):
+                d.mkdir(parents=True, exist_ok=True)
+            for session in sorted(paths.list_sessions(self.root)):
+                self._load(session)
+            self.watcher = Watcher(self.root, poll=self.poll)
+            self.watcher.start()
+            pump = threading.Thread(target=self._pump, name="crumb-watch-pump", daemon=True)
+            pump.start()
+            self._say(f"watching {self.root} ({self.watcher.backend}); {len(self.sessions)} sessions")
+            self.ready.set()
+            self._loop()
+        finally:
+            self._stop.set()
+            if self.watcher is not None:
+                self.watcher.stop()
+            self.dispatcher.shutdown(wait=True)
+            self._lock.release()
+
+    def stop(self) -> None:
+        self._stop.set()
+        self._queue.put(("wake", None))
+
+    def _pump(self) -> None:
+        while not self._stop.is_set():
+            ev = self.watcher.get(timeout=0.2)
+            if ev is not None:
+                self._queue.put(("watch", ev))
+
+    def _loop(self) -> None:
+        while not self._stop.is_set():
+            try:
+                item = self._queue.get(timeout=0.5)
+            except queue.Empty:
+                continue
+            try:
+                self._handle(item)
+            except Exception:  # noqa: BLE001 - the daemon outlives any one bad file or event
+                log.exception("while handling %r", item)
+            if self.stop_when is not None and self.stop_when(self.sessions):
+                self._stop.set()
+
+    def _handle(self, item: tuple[str, Any]) -> None:
+        what, payload = item
+        if what == "transcript":
+            self._advance(payload)
+        elif what == "watch":
+            ev = payload
+            if ev.kind == "pitch_file":
+                self._consume_pitch(ev.path)
+            elif ev.kind == "steer_file" and ev.session:
+                self._consume_steer(ev.session, ev.path)
+            elif ev.kind == "transcript" and ev.session:
+                self._advance(ev.session)
+            elif ev.kind == "spec_edit" and ev.session:
+                self._spec_edited(ev.session)
+            elif ev.kind == "session_dir" and ev.session:
+                self._advance(ev.session)
+
+    def _say(self, text: str) -> None:
+        if self.echo:
+            print(f"{time.strftime('%H:%M:%S')} {text}", file=sys.stderr, flush=True)
+
+    # ------------------------------------------------------------ sessions and their transcripts
+
+    def _load(self, session: str) -> Live | None:
+        """Replay a session and dispatch again whatever it left pending."""
+        path = paths.transcript_path(self.root, session)
+        if not path.exists():
+            return None
+        repair(path)
+        live = Live(state=initial_state(session), cursor=Cursor(path))
+        self.sessions[session] = live
+        self._advance(session, resume=True)
+        return live
+
+    def _advance(self, session: str, *, resume: bool = False) -> None:
+        live = self.sessions.get(session)
+        if live is None:
+            live = self._load(session)
+            return
+        if live.broken:
+            return
+        try:
+            events = live.cursor.read_new()
+        except TranscriptError as err:
+            live.broken = str(err)
+            self._say(f"{session[-6:]} transcript damaged, session left alone: {err}")
+            return
+        for event in events:
+            effects = apply(live.state, event)
+            self._remember_sources(live, event)
+            if not resume:
+                self._say(f"{session[-6:]} #{event['seq']} {event['kind']}: {event.get('body', '')}")
+                for effect in effects:
+                    self.dispatcher.submit(session, effect, live.state.settings)
+        if resume:
+            for effect in list(live.state.pending.values()):
+                self.dispatcher.submit(session, effect, live.state.settings)
+            if live.state.pending:
+                self._say(f"{session[-6:]} resumed: {len(live.state.pending)} effect(s) dispatched again")
+
+    def _remember_sources(self, live: Live, event: dict[str, Any]) -> None:
+        data = event.get("data") or {}
+        source = data.get("source") if isinstance(data, dict) else None
+        if isinstance(source, dict):
+            live.sources.add(_source_key(source, data.get("line")))
+        if event["kind"] in ("spec", "spec.update") and isinstance(data, dict):
+            try:
+                spec = {k: v for k, v in data.items() if k not in ("by", "source")}
+                live.spec_renders.append(_sha(spec_markdown(spec)))
+                del live.spec_renders[:-20]
+            except Exception:  # noqa: BLE001 - an unrenderable spec is not a reason to stop
+                log.exception("rendering spec.md")
+
+    def _writer(self, session: str, live: Live | None = None) -> TranscriptWriter:
+        settings = live.state.settings if live else None
+        return self.dispatcher.writer(session, settings)
+
+    # ------------------------------------------------------------ inbox: pitches
+
+    def _read(self, path: Path) -> files.InboxRead | files.InboxReject | None:
+        max_bytes = 65_536
+        return files.read_inbox_file(path, max_bytes=max_bytes)
+
+    def _consume_pitch(self, path: Path) -> None:
+        got = self._read(path)
+        if got is None:
+            return
+        inbox = paths.inbox_dir(self.root)
+        if isinstance(got, files.InboxReject):
+            kept = files.archive(path, inbox / "rejected") if path.exists() or path.is_symlink() else path
+            kept.with_name(kept.name + ".why.txt").write_text(got.message + "\n", encoding="utf-8")
+            self._say(f"pitch {path.name} rejected: {got.message} (kept as {kept.relative_to(self.root)})")
+            return
+        st = path.lstat()
+        source = got.source.model_copy(update={"stamp": f"{st.st_ino}:{st.st_mtime_ns}"})
+        try:
+            req = grammar.parse_pitch(got.text)
+        except ValueError as err:
+            kept = files.archive(path, inbox / "rejected")
+            kept.with_name(kept.name + ".why.txt").write_text(f"{err}\n", encoding="utf-8")
+            self._say(f"pitch {path.name} rejected: {err}")
+            return
+        session = req.session if req.session and paths.SESSION_ID.match(req.session.upper()) else None
+        session = session.upper() if session else pitch_session_id(source, st.st_mtime_ns)
+        live = self.sessions.get(session) or self._load(session)
+        key = _source_key(source.model_dump(), None)
+        if live is None or key not in live.sources:
+            self._start_session(session, req, source, live)
+        files.archive(path, paths.session_dir(self.root, session) / "archive")
+
+    def _start_session(self, session: str, req: Any, source: InboxFile, live: Live | None) -> None:
+        from crumb.daemon.session_start import session_start_data
+
+        sdir = paths.session_dir(self.root, session)
+        for sub in ("inbox", "artifacts", "archive"):
+            (sdir / sub).mkdir(parents=True, exist_ok=True)
+        writer = self._writer(session)
+        if live is None:
+            live = Live(state=initial_state(session), cursor=Cursor(paths.transcript_path(self.root, session)))
+            self.sessions[session] = live
+        if live.state.events == 0:
+            data, warnings = session_start_data(self.root, req)
+            writer.append("session.start", data, from_="daemon", body=f"preset {data['preset']}")
+            for warning in warnings:
+                writer.append("error", {"message": warning, "source": source.model_dump()}, from_="daemon", body=warning[:200])
+        writer.append("goal", {"pitch": req.pitch, "source": source.model_dump()}, from_="user", body=req.pitch[:200])
+        if self.watcher is not None:
+            self.watcher.rescan()
+        self._advance(session)
+
+    # ------------------------------------------------------------ inbox: steering
+
+    def _consume_steer(self, session: str, path: Path) -> None:
+        live = self.sessions.get(session) or self._load(session)
+        if live is None:
+            return  # a folder without a transcript is not a session
+        self._advance(session)  # see everything already recorded before deciding what is new
+        got = self._read(path)
+        if got is None:
+            return
+        archive_dir = paths.session_dir(self.root, session) / "archive"
+        writer = self._writer(session, live)
+        if isinstance(got, files.InboxReject):
+            st = path.lstat()
+            source = got.source.model_copy(update={"stamp": f"{st.st_ino}:{st.st_mtime_ns}"}) if got.source else None
+            key = _source_key(source.model_dump(), None) if source else None
+            if key is None or key not in live.sources:
+                data: dict[str, Any] = {"message": f"{path.name}: {got.message}"}
+                if source:
+                    data["source"] = source.model_dump()
+                writer.append("error", data, from_="daemon", body=data["message"][:200])
+            files.archive(path, archive_dir / "rejected")
+            self._advance(session)
+            return
+        st = path.lstat()
+        source = got.source.model_copy(update={"stamp": f"{st.st_ino}:{st.st_mtime_ns}"})
+        src = source.model_dump()
+        for kind, data, line in grammar.parse_steering(got.text):
+            if _source_key(src, line) in live.sources:
+                continue  # recorded before a crash: never twice
+            payload = {**data, "source": src, "line": line}
+            try:
+                writer.append(kind, payload, from_="user", body=_steer_body(kind, data))
+            except AppendRefused as err:
+                writer.append("error", {"message": str(err)[:2000], "source": src, "line": line}, from_="daemon",
+                              body=str(err)[:200])
+        files.archive(path, archive_dir)
+        self._advance(session)
+
+    # ------------------------------------------------------------ a person's edit of artifacts/spec.md
+
+    def _spec_edited(self, session: str) -> None:
+        live = self.sessions.get(session)
+        if live is None or live.state.spec is None:
+            return
+        self._advance(session)
+        target = paths.artifacts_dir(self.root, session) / "spec.md"
+        try:
+            raw = target.read_bytes()
+        except OSError:
+            return
+        text = raw.decode("utf-8", errors="replace")
+        digest = _sha(text)
+        current = live.state.spec["data"]
+        current_text = spec_markdown(current)
+        if digest == _sha(current_text):
+            return
+        if digest in live.spec_renders:
+            target.write_text(current_text, encoding="utf-8")  # a stale copy from before a crash: refresh it
+            return
+        st = target.stat()
+        source = InboxFile(name="artifacts/spec.md", sha256=hashlib.sha256(raw).hexdigest(), bytes=len(raw),
+                           stamp=f"{st.st_ino}:{st.st_mtime_ns}")
+        if _source_key(source.model_dump(), None) in live.sources:
+            return
+        writer = self._writer(session, live)
+        from crumb.actors.local.planner import parse_spec_markdown
+        from crumb.protocol.game import Spec
+
+        try:
+            spec = parse_spec_markdown(text, Spec.model_validate(current))
+        except ValueError as err:
+            writer.append("error", {"message": f"spec.md: {err}", "source": source.model_dump()}, from_="daemon",
+                          body=f"spec.md not taken: {err}"[:200])
+        else:
+            writer.append("spec.update", {**spec.model_dump(mode="json"), "by": "user", "source": source.model_dump()},
+                          from_="user", body="a person edited spec.md")
+        self._advance(session)
+
+
+def _steer_body(kind: str, data: dict[str, Any]) -> str:
+    detail = data.get("text") or data.get("reason") or data.get("message") or ""
+    target = f"@{data['actor']} " if data.get("actor") else ""
+    return f"{kind.removeprefix('user.')} {target}{detail}".strip()[:200]

@@ -1,0 +1,1 @@
+"""The dispatcher: the only place side effects happen."""

@@ -1,0 +1,319 @@
+"""The dispatcher: the only code that performs effects.
+
+It runs actors and QA, measures what they produced, and appends the results to the transcript with
+the effect's id, so the reducer can close the effect (and ignore a duplicate after a crash). Effects
+run on a thread pool: concurrently across sessions; the reducer still sees each session's events in
+seq order because only the daemon's loop reduces.
+"""
+
+from __future__ import annotations
+
+import logging
+import shutil
+import threading
+import time
+import traceback
+from collections.abc import Callable
+from concurrent.futures import Future, ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+from pydantic import ValidationError
+
+from crumb.actors.base import ActorError, ActorRequest, ActorResult, Adapter, Binding, Limits, ProgressUpdate
+from crumb.dispatcher.manifest import measure
+from crumb.protocol.events import Meta, ResearchEvidence, ResearchPlan
+from crumb.protocol.game import Criterion, JudgeScore, Manifest, QAResult, Spec
+from crumb.settings import Settings
+from crumb.store import paths
+from crumb.store.writer import TranscriptWriter
+
+log = logging.getLogger("crumb.dispatcher")
+
+Effect = dict[str, Any]
+PROGRESS_MIN_INTERVAL_S = 1.0
+
+
+def get_adapter(name: str) -> Adapter:
+    """The harness registry (crumb.actors.harness); `local` works even without it."""
+    try:
+        from crumb.actors.harness.registry import get_adapter as lookup
+    except ImportError:  # pragma: no cover - registry ships with the package
+        lookup = None
+    if lookup is not None:
+        return lookup(name)
+    if name == "local":
+        from crumb.actors.local.adapter import LocalAdapter
+
+        return LocalAdapter()
+    raise ValueError(f"unknown harness {name!r}")
+
+
+def spec_markdown(spec: dict[str, Any]) -> str:
+    from crumb.actors.local.planner import spec_markdown as render
+
+    return render(Spec.model_validate(spec))
+
+
+class Dispatcher:
+    def __init__(
+        self,
+        root: Path,
+        *,
+        qa_runner: Any | None = None,
+        workers: int = 8,
+        on_append: Callable[[str], None] | None = None,
+        adapter_lookup: Callable[[str], Adapter] = get_adapter,
+    ) -> None:
+        self.root = root
+        self._qa = qa_runner
+        self._qa_lock = threading.Lock()
+        self._pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="crumb-effect")
+        self._on_append = on_append or (lambda session: None)
+        self._adapter_lookup = adapter_lookup
+        self._cancels: dict[str, threading.Event] = {}
+        self._running: set[str] = set()
+        self._lock = threading.Lock()
+        self._writers: dict[str, TranscriptWriter] = {}
+
+    # ------------------------------------------------------------ plumbing
+
+    def writer(self, session: str, settings: dict[str, Any] | None = None) -> TranscriptWriter:
+        with self._lock:
+            w = self._writers.get(session)
+            if w is None:
+                fsync = ((settings or {}).get("store") or {}).get("fsync", "always")
+                w = TranscriptWriter(paths.transcript_path(self.root, session), session, fsync=fsync)
+                self._writers[session] = w
+            return w
+
+    def append(self, session: str, kind: str, data: Any, **kw: Any) -> dict[str, Any]:
+        event = self.writer(session).append(kind, data, **kw)
+        self._on_append(session)
+        return event
+
+    def qa_runner(self) -> Any:
+        with self._qa_lock:
+            if self._qa is None:
+                from crumb.qa import QARunner
+
+                self._qa = QARunner(Settings().qa)
+            return self._qa
+
+    def submit(self, session: str, effect: Effect, settings: dict[str, Any]) -> Future[None] | None:
+        """Run an effect in the background. A running effect is never started twice."""
+        if effect["kind"] == "cancel":
+            for target in effect.get("targets", []):
+                self.cancel(target)
+            return None
+        with self._lock:
+            if effect["id"] in self._running:
+                return None
+            self._running.add(effect["id"])
+            self._cancels[effect["id"]] = threading.Event()
+        return self._pool.submit(self._guarded, session, effect, settings)
+
+    def cancel(self, effect_id: str) -> None:
+        with self._lock:
+            ev = self._cancels.get(effect_id)
+        if ev is not None:
+            ev.set()
+
+    def cancel_all(self) -> None:
+        with self._lock:
+            for ev in self._cancels.values():
+                ev.set()
+
+    def running(self) -> int:
+        with self._lock:
+            return len(self._running)
+
+    def shutdown(self, wait: bool = True) -> None:
+        self.cancel_all()
+        self._pool.shutdown(wait=wait, cancel_futures=True)
+        if self._qa is not None:
+            try:
+                self._qa.close()
+            except Exception:  # noqa: BLE001 - closing a dead browser must not stop a shutdown
+                log.exception("closing QA runner")
+
+    def _guarded(self, session: str, effect: Effect, settings: dict[str, Any]) -> None:
+        try:
+            self.execute(session, effect, settings)
+        except Exception:  # noqa: BLE001 - one broken effect must never take the daemon down
+            log.error("effect %s of %s failed:\n%s", effect["id"], session, traceback.format_exc())
+        finally:
+            with self._lock:
+                self._running.discard(effect["id"])
+                self._cancels.pop(effect["id"], None)
+
+    # ------------------------------------------------------------ effects
+
+    def execute(self, session: str, effect: Effect, settings: dict[str, Any]) -> None:
+        kind = effect["kind"]
+        if kind == "record":
+            ev = effect["event"]
+            source = "validator" if ev["kind"] == "audit" else "dispatcher"
+            self.append(session, ev["kind"], ev["data"], from_=source, body=ev.get("body", ""), effect=effect["id"])
+        elif kind == "qa_check":
+            self._qa_check(session, effect, settings)
+        elif kind == "run_actor":
+            self._run_actor(session, effect, settings)
+        else:
+            log.warning("unknown effect kind %r ignored", kind)
+
+    def _qa_check(self, session: str, effect: Effect, settings: dict[str, Any]) -> None:
+        sdir = paths.session_dir(self.root, session)
+        manifest = Manifest.model_validate(effect["manifest"])
+        started = time.monotonic()
+        try:
+            criteria = [Criterion.model_validate(c) for c in effect.get("criteria") or []]
+            result: QAResult = self.qa_runner().check(
+                sdir / manifest.dir,
+                entry=manifest.entry,
+                criteria=criteria,
+                manifest=manifest,
+                build_id=effect.get("build"),
+                out_dir=sdir / "artifacts" / "qa",
+                controls=effect.get("controls") or [],
+            )
+        except Exception as err:  # noqa: BLE001 - QA's own crash is evidence too
+            result = QAResult(build=effect.get("build"), ok=False, error=f"QA crashed: {type(err).__name__}: {err}",
+                              duration_ms=int((time.monotonic() - started) * 1000))
+        body = "QA passed" if result.ok else f"QA failed: {(result.error or '; '.join(f.message for f in result.findings[:2]))[:180]}"
+        self.append(session, "qa.result", result, from_="qa", body=body, effect=effect["id"], parent=effect.get("build"),
+                    meta=Meta(harness="playwright", duration_ms=result.duration_ms))
+
+    def _work_dir(self, session: str, effect: Effect) -> Path:
+        sdir = paths.session_dir(self.root, session)
+        actor = effect["actor"]
+        if actor == "builder":
+            game = sdir / "artifacts" / "game"
+            if game.exists() and any(game.iterdir()):
+                history = sdir / "artifacts" / "history"
+                history.mkdir(parents=True, exist_ok=True)
+                n = 1
+                while (history / f"round-{n}").exists():
+                    n += 1
+                game.rename(history / f"round-{n}")
+            game.mkdir(parents=True, exist_ok=True)
+            return game
+        work = sdir / "work" / f"{actor}-{effect['id'].replace('.', '-')}"
+        work.mkdir(parents=True, exist_ok=True)
+        if actor == "verifier":
+            self._prepare_verifier(work, effect, sdir)
+        return work
+
+    @staticmethod
+    def _prepare_verifier(work: Path, effect: Effect, sdir: Path) -> None:
+        """The Verifier sees its projected input and a copy of the game: nothing else of the session."""
+        import orjson
+
+        (work / "input.json").write_bytes(orjson.dumps(effect["input"], option=orjson.OPT_INDENT_2))
+        manifest = (effect["input"].get("build") or {}).get("manifest") or {}
+        game = sdir / manifest.get("dir", "artifacts/game")
+        if game.is_dir() and not (work / "game").exists():
+            shutil.copytree(game, work / "game", symlinks=True)
+
+    def _run_actor(self, session: str, effect: Effect, settings: dict[str, Any]) -> None:
+        actor = effect["actor"]
+        binding = Binding.model_validate({k: v for k, v in (effect.get("binding") or {}).items()
+                                          if k in Binding.model_fields and v is not None})
+        sdir = paths.session_dir(self.root, session)
+        log_path = sdir / "logs" / f"{effect['id'].replace('.', '-')}-{actor}.log"
+        log_path.parent.mkdir(parents=True, exist_ok=True)
+        common = {"effect_id": effect["id"], "kind": "run_actor", "actor": actor, "adapter": binding.harness,
+                  "attempt": effect.get("attempt", 1), "log": log_path.relative_to(sdir).as_posix()}
+        self.append(session, "effect.started", common, body=f"{actor} started on {binding.harness}", effect=effect["id"])
+        cancel = self._cancels.get(effect["id"]) or threading.Event()
+        limits_cfg = settings.get("actors") or {}
+        started = time.monotonic()
+        last_progress = [0.0]
+
+        def progress(update: ProgressUpdate) -> None:
+            now = time.monotonic()
+            if now - last_progress[0] < PROGRESS_MIN_INTERVAL_S:
+                return
+            last_progress[0] = now
+            self.append(session, "progress", {"effect_id": effect["id"], "actor": actor, "message": update.message[:2000],
+                                              "tool": update.tool, "files": update.files[:50]},
+                        from_=actor, body=update.message[:200], effect=effect["id"])
+
+        try:
+            work_dir = self._work_dir(session, effect)
+            request = ActorRequest(
+                role=actor, session=session, effect_id=effect["id"], work_dir=work_dir, input=effect["input"],
+                binding=binding, limits=Limits(**{k: v for k, v in limits_cfg.items() if k in ("wall_s", "idle_s")}),
+                log_path=log_path,
+            )
+            adapter = self._adapter_lookup(binding.harness)
+            result = adapter.run(request, progress, cancel)
+            if cancel.is_set():
+                return  # cancelled: the reducer already dropped this effect; nothing to record
+            usage = result.usage.model_copy(update={
+                "harness": result.usage.harness or binding.harness,
+                "provider": result.usage.provider or binding.provider,
+                "model": result.usage.model or binding.model,
+                "duration_ms": result.usage.duration_ms or int((time.monotonic() - started) * 1000),
+            })
+            self._record_result(session, effect, actor, result, usage, work_dir)
+        except (ActorError, ValidationError, ValueError, OSError) as err:
+            if cancel.is_set():
+                return
+            message = _one_line(err)
+            usage = err.usage if isinstance(err, ActorError) else Meta(harness=binding.harness)
+            self.append(session, "effect.failed", {**common, "error": message}, body=f"{actor} failed: {message[:150]}",
+                        effect=effect["id"], meta=usage)
+
+    def _record_result(self, session: str, effect: Effect, actor: str, result: ActorResult, usage: Meta, work_dir: Path) -> None:
+        payload = result.payload
+        sdir = paths.session_dir(self.root, session)
+        eid = effect["id"]
+        if actor == "planner":
+            if "research" in payload and "spec" not in payload:
+                plan = ResearchPlan.model_validate(payload["research"])
+                self.append(session, "research.plan", plan, from_="planner", body=f"research: {plan.questions[0][:150]}",
+                            effect=eid, meta=usage)
+                return
+            if "spec" not in payload:
+                raise ActorError("the planner returned neither a spec nor a research plan")
+            spec = Spec.model_validate(payload["spec"])
+            self.append(session, "spec", spec, from_="planner", body=f"{spec.title} ({spec.genre}, {len(spec.criteria)} criteria)",
+                        effect=eid, meta=usage)
+            self._write_spec_md(sdir, spec.model_dump(mode="json"))
+        elif actor == "researcher":
+            evidence = ResearchEvidence.model_validate(payload.get("evidence") or {})
+            self.append(session, "research.evidence", evidence, from_="researcher",
+                        body=f"{len(evidence.items)} evidence items", effect=eid, meta=usage)
+        elif actor == "builder":
+            notes = [str(n)[:500] for n in payload.get("notes") or []][:50]
+            if payload.get("spec"):
+                spec = Spec.model_validate(payload["spec"])
+                self.append(session, "spec.update", {**spec.model_dump(mode="json"), "by": "builder"}, from_="builder",
+                            body="the builder adjusted the spec to the person's steering", effect=eid)
+                self._write_spec_md(sdir, spec.model_dump(mode="json"))
+            manifest, measure_notes = measure(work_dir, relative_to=sdir)
+            self.append(session, "build", {"manifest": manifest.model_dump(mode="json"), "notes": notes + measure_notes,
+                                           "spec": effect["input"].get("spec_id")},
+                        from_="builder", body=f"round {effect['input'].get('round')}: {len(manifest.files)} files",
+                        effect=eid, meta=usage)
+        elif actor == "verifier":
+            judge = JudgeScore.model_validate(payload.get("judge") or {})
+            self.append(session, "judge.score", judge, from_="verifier", body=f"{judge.verdict} {judge.total:g}",
+                        effect=eid, meta=usage)
+
+    @staticmethod
+    def _write_spec_md(sdir: Path, spec: dict[str, Any]) -> None:
+        target = sdir / "artifacts" / "spec.md"
+        target.parent.mkdir(parents=True, exist_ok=True)
+        tmp = target.with_name(".spec.md.crumb-tmp")
+        tmp.write_text(spec_markdown(spec), encoding="utf-8")
+        tmp.replace(target)
+
+
+def _one_line(err: BaseException) -> str:
+    if isinstance(err, ValidationError):
+        first = err.errors()[0]
+        where = ".".join(str(p) for p in first["loc"])
+        return f"invalid {err.title} from the actor: {where}: {first['msg']}"
+    return " ".join(str(err).split())[:1000] or type(err).__name__

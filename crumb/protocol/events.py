@@ -1,0 +1,340 @@
+"""The transcript envelope and one typed `data` model per event kind (a discriminated union).
+
+Every line of transcript.jsonl is one Envelope. The writer validates it in full; readers
+check the envelope fast and validate a kind's data only where it is read (see store.reader).
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Annotated, Any, Literal, Union
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, create_model
+
+from crumb.protocol.game import (
+    JudgeScore,
+    Manifest,
+    Model,
+    QAResult,
+    Severity,
+    Spec,
+    Verdict,
+)
+
+SCHEMA_VERSION = 1
+
+Actor = Literal["planner", "builder", "verifier", "researcher", "qa"]
+ACTORS: tuple[str, ...] = ("planner", "builder", "verifier", "researcher", "qa")
+Source = Literal["user", "daemon", "dispatcher", "planner", "builder", "verifier", "researcher", "qa", "validator", "system"]
+
+
+class Meta(Model):
+    """Who produced an event and what it cost. Usage fields count against the budgets."""
+
+    provider: str | None = None
+    model: str | None = None
+    harness: str | None = None
+    tokens_in: int | None = Field(default=None, ge=0)
+    tokens_out: int | None = Field(default=None, ge=0)
+    cost_usd: float | None = Field(default=None, ge=0)
+    cost_estimated: bool = False
+    duration_ms: int | None = Field(default=None, ge=0)
+
+
+class InboxFile(Model):
+    """The inbox file an event came from: proof it was consumed, so a crash never doubles it."""
+
+    name: str
+    sha256: str = Field(pattern=r"^[0-9a-f]{64}$")
+    bytes: int = Field(ge=0)
+    stamp: str | None = Field(default=None, description="inode:mtime_ns — tells a re-read after a crash from a new save")
+
+
+# ---------------------------------------------------------------- data per kind
+
+
+class SessionStart(Model):
+    settings: dict[str, Any] = Field(description="the full Settings in force, so replay never uses today's defaults")
+    bindings: dict[str, list[dict[str, Any]]] = Field(default_factory=dict, description="per role: adapter chain")
+    preset: str = "local"
+    seed: int = 1
+    fault: str | None = None
+
+
+class Goal(Model):
+    pitch: str = Field(min_length=1, max_length=65_536)
+    source: InboxFile | None = None
+
+
+class ResearchPlan(Model):
+    questions: list[str] = Field(min_length=1)
+    reason: str = ""
+    candidates: list[str] = Field(default_factory=list)
+
+
+class EvidenceItem(Model):
+    id: str
+    source: str
+    title: str
+    text: str
+
+
+class ResearchEvidence(Model):
+    items: list[EvidenceItem] = Field(default_factory=list)
+
+
+class SpecData(Spec):
+    pass
+
+
+class SpecUpdate(Spec):
+    by: Literal["user", "planner", "builder"] = "user"
+    source: InboxFile | None = None
+
+
+class Build(Model):
+    manifest: Manifest
+    notes: list[str] = Field(default_factory=list, description="what the builder changed and why")
+    spec: str | None = Field(default=None, description="id of the spec event this build implements")
+
+
+class QAResultData(QAResult):
+    pass
+
+
+class JudgeScoreData(JudgeScore):
+    pass
+
+
+class Correction(Model):
+    rule: str
+    field: str
+    before: Any = None
+    after: Any = None
+    reason: str
+
+
+class Audit(Model):
+    judge: str = Field(description="id of the judge.score event audited")
+    qa: str | None = Field(default=None, description="id of the qa.result used as ground truth")
+    corrections: list[Correction] = Field(default_factory=list)
+    verdict: Verdict
+    severity: Severity | None = None
+    total: float = Field(ge=0, le=5)
+    feedback: str = ""
+
+
+class EffectData(Model):
+    effect_id: str
+    kind: str
+    actor: str | None = None
+    adapter: str | None = None
+    attempt: int = 1
+    error: str | None = None
+    log: str | None = Field(default=None, description="path of the per-run log, relative to the session")
+
+
+class Progress(Model):
+    effect_id: str
+    actor: str
+    message: str = Field(max_length=2000)
+    tool: str | None = None
+    files: list[str] = Field(default_factory=list)
+
+
+class CircuitOpened(Model):
+    actor: str
+    adapter: str
+    failures: int = Field(ge=1)
+    error: str | None = None
+
+
+class AdapterSwapped(Model):
+    actor: str
+    before: str | None = None
+    after: str | None = None
+    reason: Literal["circuit", "user", "reset"] = "circuit"
+    binding: dict[str, Any] | None = None
+
+
+class BudgetWarning(Model):
+    budget: str
+    used: float
+    limit: float
+
+
+class Done(Model):
+    reason: Literal["pass", "approved", "budget", "circuit_open", "cancelled", "error"]
+    detail: str = ""
+    verdict: Verdict | None = None
+
+
+class Note(Model):
+    text: str = Field(max_length=65_536)
+
+
+class ErrorData(Model):
+    message: str = Field(min_length=1, max_length=2000)
+    source: InboxFile | None = None
+    line: int | None = None
+
+
+# ---- user commands (from inbox files, the CLI and the Studio — all through the inbox)
+
+
+class UserBase(Model):
+    source: InboxFile | None = None
+    line: int | None = Field(default=None, description="line of the inbox file, when several commands share one")
+
+
+class UserIntervene(UserBase):
+    text: str = Field(min_length=1, max_length=65_536)
+    actor: Actor | None = None
+
+
+class UserApprove(UserBase):
+    pass
+
+
+class UserVeto(UserBase):
+    reason: str = ""
+
+
+class UserPause(UserBase):
+    actor: Actor | None = None
+
+
+class UserResume(UserBase):
+    actor: Actor | None = None
+
+
+class UserGoto(UserBase):
+    actor: Actor
+
+
+class UserSwap(UserBase):
+    actor: Actor
+    harness: str = Field(min_length=1)
+    model: str | None = None
+
+
+class UserAppend(UserBase):
+    actor: Actor | None = None
+    text: str = Field(min_length=1, max_length=65_536)
+
+
+class UserNote(UserBase):
+    text: str = Field(min_length=1, max_length=65_536)
+
+
+class UserCancel(UserBase):
+    reason: str = ""
+
+
+class UserResetCircuit(UserBase):
+    actor: Actor | Literal["all"] = "all"
+
+
+class UserRedo(UserBase):
+    actor: Actor | None = None
+
+
+class UserBudget(UserBase):
+    name: str
+    value: float = Field(ge=0)
+
+
+class UserStatus(UserBase):
+    pass
+
+
+#: kind → data model. The one registry of what may appear in a transcript.
+KINDS: dict[str, type[BaseModel]] = {
+    "session.start": SessionStart,
+    "goal": Goal,
+    "research.plan": ResearchPlan,
+    "research.evidence": ResearchEvidence,
+    "spec": SpecData,
+    "spec.update": SpecUpdate,
+    "build": Build,
+    "qa.result": QAResultData,
+    "judge.score": JudgeScoreData,
+    "audit": Audit,
+    "effect.started": EffectData,
+    "effect.finished": EffectData,
+    "effect.failed": EffectData,
+    "progress": Progress,
+    "circuit.opened": CircuitOpened,
+    "adapter.swapped": AdapterSwapped,
+    "budget.warning": BudgetWarning,
+    "done": Done,
+    "note": Note,
+    "error": ErrorData,
+    "user.intervene": UserIntervene,
+    "user.approve": UserApprove,
+    "user.veto": UserVeto,
+    "user.pause": UserPause,
+    "user.resume": UserResume,
+    "user.goto": UserGoto,
+    "user.swap": UserSwap,
+    "user.append": UserAppend,
+    "user.note": UserNote,
+    "user.cancel": UserCancel,
+    "user.reset_circuit": UserResetCircuit,
+    "user.redo": UserRedo,
+    "user.budget": UserBudget,
+    "user.status": UserStatus,
+}
+
+#: kinds that carry ground truth: only the dispatcher's writer may append them.
+GROUND_TRUTH_KINDS = frozenset(
+    {"qa.result", "audit", "done", "circuit.opened", "adapter.swapped", "build", "effect.finished", "effect.failed"}
+)
+
+
+class Envelope(BaseModel):
+    """Fields common to every event. `from` is a Python keyword, hence the alias."""
+
+    model_config = ConfigDict(extra="forbid", populate_by_name=True)
+
+    v: int = SCHEMA_VERSION
+    seq: int = Field(ge=1)
+    id: str = Field(pattern=r"^[0-9A-HJKMNP-TV-Z]{26}$", description="ULID")
+    ts: datetime = Field(description="UTC time of the append")
+    session: str = Field(min_length=1, max_length=64)
+    kind: str
+    from_: Source = Field(alias="from")
+    parent: str | None = Field(default=None, description="id of the event this one answers")
+    effect: str | None = Field(default=None, description="id of the effect this event is the result of")
+    body: str = Field(default="", max_length=65_536, description="a short human-readable line")
+    data: Any = None
+    meta: Meta = Field(default_factory=Meta)
+
+
+def _typed(kind: str, data_model: type[BaseModel]) -> type[Envelope]:
+    name = "Event_" + kind.replace(".", "_")
+    return create_model(  # type: ignore[call-overload,no-any-return]
+        name,
+        __base__=Envelope,
+        kind=(Literal[kind], ...),  # type: ignore[valid-type]
+        data=(data_model, ...),
+    )
+
+
+TYPED: dict[str, type[Envelope]] = {k: _typed(k, m) for k, m in KINDS.items()}
+AnyEvent = Annotated[Union[tuple(TYPED.values())], Field(discriminator="kind")]  # type: ignore[valid-type]
+event_adapter: TypeAdapter[Envelope] = TypeAdapter(AnyEvent)
+
+
+def parse_event(obj: dict[str, Any]) -> Envelope:
+    """Validate a decoded event in full; raises pydantic.ValidationError naming the field."""
+    return event_adapter.validate_python(obj)
+
+
+def json_schema() -> dict[str, Any]:
+    """The JSON Schema of one transcript line, as committed in docs/transcript.schema.json."""
+    schema = event_adapter.json_schema(by_alias=True)
+    schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
+    schema["title"] = "CRUMB transcript event"
+    schema["description"] = f"One line of transcript.jsonl, schema version {SCHEMA_VERSION}."
+    return schema

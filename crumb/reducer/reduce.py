@@ -1,0 +1,637 @@
+"""The reducer: (state, event) → (state, effects). Pure: no I/O, no clock, no environment, no randomness.
+
+Time comes from event timestamps. Effects are plain dicts whose ids are derived from the event that
+caused them ("<event id>.<n>"), so a re-dispatched effect's duplicate result is recognised and ignored.
+Pending effects are part of the state: after a crash, replay yields exactly what is left to do.
+
+Effect kinds
+  run_actor  run a role through its current adapter; closed by the role's result or effect.failed
+  qa_check   run deterministic QA on a build; closed by qa.result
+  record     append `event` as given (audit, done, circuit, notes, errors); closed by that event
+  cancel     stop the runs named in `targets` (fire and forget: not pending)
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from crumb.protocol.events import ACTORS, KINDS
+from crumb.reducer.state import HISTORY, SessionState
+from crumb.reducer.validator import validate
+
+Event = dict[str, Any]
+Effect = dict[str, Any]
+
+RUN_CLOSES = {
+    "planner": ["spec", "research.plan", "effect.failed"],
+    "researcher": ["research.evidence", "effect.failed"],
+    "builder": ["build", "effect.failed"],
+    "verifier": ["judge.score", "effect.failed"],
+}
+PHASE_OF_ACTOR = {"planner": "planning", "researcher": "researching", "builder": "building", "verifier": "verifying", "qa": "qa"}
+# events written for an effect that report on it without closing it
+AUX_KINDS = frozenset({"effect.started", "effect.finished", "progress", "spec.update", "note", "error", "budget.warning"})
+BUDGETS_BY_USAGE = ("tokens", "cost_usd", "wall_s")
+
+
+def _ts(value: str) -> datetime:
+    return datetime.fromisoformat(value.replace("Z", "+00:00"))
+
+
+class _Ctx:
+    """Collects the effects one event causes, numbering their ids."""
+
+    __slots__ = ("event", "effects", "n")
+
+    def __init__(self, event: Event) -> None:
+        self.event = event
+        self.effects: list[Effect] = []
+        self.n = 0
+
+    def new_id(self) -> str:
+        self.n += 1
+        return f"{self.event['id']}.{self.n}"
+
+
+# ====================================================================== public API
+
+
+def initial_state(session: str = "") -> SessionState:
+    return SessionState(session=session)
+
+
+def reduce(state: SessionState, event: Event) -> tuple[SessionState, list[Effect]]:
+    """The pure step. The input state is not modified."""
+    new = state.copy()
+    return new, apply(new, event)
+
+
+def apply(state: SessionState, event: Event) -> list[Effect]:
+    """Reduce in place (for folds that own their state); returns the effects to dispatch."""
+    ctx = _Ctx(event)
+    kind = event.get("kind")
+    data = event.get("data")
+    if not isinstance(data, dict):
+        data = {}
+    state.last_seq = event.get("seq", state.last_seq)
+    state.events += 1
+    if not state.session:
+        state.session = event.get("session", "")
+    _account(state, event)
+    if kind not in KINDS:
+        state.unknown += 1
+        return []
+
+    effect_id = event.get("effect")
+    effect = state.pending.get(effect_id) if effect_id is not None else None
+    if effect_id is not None and (effect is None or kind not in effect.get("closes", ())):
+        if kind not in AUX_KINDS:
+            state.duplicates += 1  # a result for an effect already closed, or never issued
+            return []
+        _aux(state, kind, data)
+    elif effect is not None:
+        del state.pending[effect_id]
+        _on_result(state, ctx, effect, kind, data)
+    elif state.done is not None:
+        _after_done(state, ctx, kind, data)
+    else:
+        handler = _HANDLERS.get(kind)
+        if handler is not None:
+            handler(state, ctx, data)
+    if state.done is None and not state.finishing:
+        _check_usage_budgets(state, ctx)
+    return ctx.effects
+
+
+# ====================================================================== bookkeeping
+
+
+def _account(state: SessionState, event: Event) -> None:
+    ts = event.get("ts")
+    if isinstance(ts, str):
+        try:
+            when = _ts(ts)
+        except ValueError:
+            when = None
+        if when is not None:
+            if state.started_at is None:
+                state.started_at = ts
+            state.last_ts = ts
+            state.elapsed_s = max(state.elapsed_s, (when - _ts(state.started_at)).total_seconds())
+    meta = event.get("meta")
+    if isinstance(meta, dict) and event.get("kind") != "done":
+        tokens = (meta.get("tokens_in") or 0) + (meta.get("tokens_out") or 0)
+        if isinstance(tokens, int) and tokens > 0:
+            state.tokens += tokens
+        cost = meta.get("cost_usd")
+        if isinstance(cost, (int, float)) and cost > 0:
+            state.cost_usd += float(cost)
+
+
+def _limit(state: SessionState, name: str) -> float:
+    return state.budget_limits().get(name, float("inf"))
+
+
+def _check_usage_budgets(state: SessionState, ctx: _Ctx) -> None:
+    warn_at = float(state.settings.get("budgets", {}).get("warn_at", 0.8))
+    used = {"tokens": float(state.tokens), "cost_usd": state.cost_usd, "wall_s": state.elapsed_s}
+    for name in BUDGETS_BY_USAGE:
+        limit = _limit(state, name)
+        if used[name] >= limit:
+            _finish(state, ctx, "budget", f"{name}: used {used[name]:g} of {limit:g}")
+            return
+        if used[name] >= warn_at * limit and name not in state.warned:
+            state.warned.append(name)
+            _record(state, ctx, "budget.warning", {"budget": name, "used": used[name], "limit": limit},
+                    body=f"{name} at {used[name]:g} of {limit:g}")
+
+
+def _remember_error(state: SessionState, message: str) -> None:
+    state.errors.append(message)
+    del state.errors[:-HISTORY]
+
+
+# ====================================================================== issuing effects
+
+
+def _binding(state: SessionState, actor: str) -> dict[str, Any]:
+    chain = state.bindings.get(actor) or [{"harness": "local"}]
+    index = min(state.adapter_index.get(actor, 0), len(chain) - 1)
+    return chain[index]
+
+
+def _issue(state: SessionState, ctx: _Ctx, effect: Effect) -> None:
+    actor = effect.get("actor") or "qa"
+    state.phase = PHASE_OF_ACTOR.get(actor, state.phase)
+    state.waiting_for = None
+    if state.paused or actor in state.paused_actors:
+        state.deferred.append(effect)
+        return
+    state.pending[effect["id"]] = effect
+    ctx.effects.append(effect)
+
+
+def _run(state: SessionState, ctx: _Ctx, actor: str, inputs: dict[str, Any], attempt: int = 1) -> None:
+    steering = state.steering.pop(actor, [])
+    if steering:
+        inputs = {**inputs, "steering": list(inputs.get("steering") or []) + steering}
+    effect = {
+        "id": ctx.new_id(),
+        "kind": "run_actor",
+        "actor": actor,
+        "attempt": attempt,
+        "binding": _binding(state, actor),
+        "input": inputs,
+        "closes": RUN_CLOSES[actor],
+    }
+    state.last_runs[actor] = {"input": inputs}
+    _issue(state, ctx, effect)
+
+
+def _record(state: SessionState, ctx: _Ctx, kind: str, data: dict[str, Any], body: str = "") -> None:
+    effect = {"id": ctx.new_id(), "kind": "record", "event": {"kind": kind, "data": data, "body": body}, "closes": [kind]}
+    state.pending[effect["id"]] = effect
+    ctx.effects.append(effect)
+
+
+def _cancel_runs(state: SessionState, ctx: _Ctx) -> None:
+    targets = [eid for eid, e in state.pending.items() if e["kind"] in ("run_actor", "qa_check")]
+    for eid in targets:
+        del state.pending[eid]
+    state.deferred.clear()
+    if targets:
+        ctx.effects.append({"id": ctx.new_id(), "kind": "cancel", "targets": targets})
+
+
+def _finish(state: SessionState, ctx: _Ctx, reason: str, detail: str = "", verdict: str | None = None) -> None:
+    if state.finishing or state.done is not None:
+        return
+    _cancel_runs(state, ctx)
+    state.finishing = True
+    _record(state, ctx, "done", {"reason": reason, "detail": detail, "verdict": verdict}, body=f"done: {reason}")
+
+
+# ---------------------------------------------------------------- role inputs (projections)
+
+
+def _planner_input(state: SessionState, feedback: str | None = None) -> dict[str, Any]:
+    return {
+        "pitch": (state.goal or {}).get("pitch", ""),
+        "seed": state.seed,
+        "evidence": list(state.evidence),
+        "feedback": feedback,
+        "previous_spec": (state.spec or {}).get("data"),
+        "steering": [],
+    }
+
+
+def _run_planner(state: SessionState, ctx: _Ctx, feedback: str | None = None) -> None:
+    _run(state, ctx, "planner", _planner_input(state, feedback))
+
+
+def _run_builder(state: SessionState, ctx: _Ctx, feedback: str | None = None) -> None:
+    if state.spec is None:
+        _run_planner(state, ctx, feedback)
+        return
+    state.round += 1
+    _run(state, ctx, "builder", {
+        "spec": state.spec["data"],
+        "spec_id": state.spec["id"],
+        "feedback": feedback,
+        "qa": (state.qa or {}).get("data") if feedback else None,
+        "steering": [],
+        "round": state.round,
+        "fault": state.fault if state.round == 1 else None,
+        "seed": state.seed,
+    })
+
+
+def _run_qa(state: SessionState, ctx: _Ctx) -> None:
+    if state.build is None:
+        _run_builder(state, ctx)
+        return
+    spec = (state.spec or {}).get("data") or {}
+    effect = {
+        "id": ctx.new_id(),
+        "kind": "qa_check",
+        "actor": "qa",
+        "build": state.build["id"],
+        "manifest": state.build["manifest"],
+        "criteria": spec.get("criteria") or [],
+        "controls": (spec.get("controls") or {}).get("keys") or [],
+        "closes": ["qa.result"],
+    }
+    _issue(state, ctx, effect)
+
+
+def _run_verifier(state: SessionState, ctx: _Ctx) -> None:
+    if state.qa is None:
+        _run_qa(state, ctx)
+        return
+    if state.verifies >= _limit(state, "verifies"):
+        _finish(state, ctx, "budget", f"verifies: {state.verifies} of {_limit(state, 'verifies'):g} runs used")
+        return
+    state.verifies += 1
+    _run(state, ctx, "verifier", {
+        "goal": {"id": (state.goal or {}).get("id"), "pitch": (state.goal or {}).get("pitch", "")},
+        "spec": {"id": (state.spec or {}).get("id"), **((state.spec or {}).get("data") or {})},
+        "build": {"id": (state.build or {}).get("id"), "manifest": (state.build or {}).get("manifest")},
+        "qa": {"id": state.qa["id"], **state.qa["data"]},
+    })
+
+
+def _fix(state: SessionState, ctx: _Ctx, feedback: str) -> None:
+    if state.fixes >= _limit(state, "fixes"):
+        _finish(state, ctx, "budget", f"fixes: {state.fixes} of {_limit(state, 'fixes'):g} rounds used")
+        return
+    state.fixes += 1
+    _run_builder(state, ctx, feedback)
+
+
+def _redesign(state: SessionState, ctx: _Ctx, feedback: str) -> None:
+    if state.redesigns >= _limit(state, "redesigns"):
+        _finish(state, ctx, "budget", f"redesigns: {state.redesigns} of {_limit(state, 'redesigns'):g} used")
+        return
+    state.redesigns += 1
+    _run_planner(state, ctx, feedback)
+
+
+# ====================================================================== results of effects
+
+
+def _on_result(state: SessionState, ctx: _Ctx, effect: Effect, kind: str, data: dict[str, Any]) -> None:
+    event = ctx.event
+    actor = effect.get("actor")
+    if kind == "effect.failed":
+        _on_failure(state, ctx, effect, data)
+        return
+    if actor:
+        state.failures[actor] = 0
+    if kind == "research.plan":
+        _run(state, ctx, "researcher", {"pitch": (state.goal or {}).get("pitch", ""), "plan": data})
+    elif kind == "research.evidence":
+        state.evidence = list(data.get("items") or [])[:HISTORY]
+        _run_planner(state, ctx, effect.get("input", {}).get("feedback"))
+    elif kind == "spec":
+        state.spec = {"id": event["id"], "data": data}
+        _run_builder(state, ctx, (effect.get("input") or {}).get("feedback"))
+    elif kind == "build":
+        state.build = {"id": event["id"], "manifest": data.get("manifest") or {}, "spec": data.get("spec")}
+        _run_qa(state, ctx)
+    elif kind == "qa.result":
+        state.qa = {"id": event["id"], "data": data}
+        _run_verifier(state, ctx)
+    elif kind == "judge.score":
+        state.judge = {"id": event["id"], "data": data}
+        _audit(state, ctx, effect, data)
+    elif kind == "audit":
+        _route_verdict(state, ctx, data)
+    elif kind == "circuit.opened":
+        _on_circuit(state, ctx, data)
+    elif kind == "adapter.swapped":
+        _on_swapped(state, ctx, data)
+    elif kind == "done":
+        state.done = {"reason": data.get("reason"), "detail": data.get("detail", ""), "verdict": data.get("verdict")}
+        state.phase = "done"
+        state.finishing = False
+        state.waiting_for = None
+        state.pending.clear()
+        state.deferred.clear()
+    elif kind == "error":
+        _remember_error(state, str(data.get("message", "")))
+
+
+def _aux(state: SessionState, kind: str, data: dict[str, Any]) -> None:
+    """Reports that ride along with an effect: they inform, they do not route."""
+    if kind == "spec.update":
+        if state.spec is not None:
+            state.spec = {"id": state.spec["id"], "data": {k: v for k, v in data.items() if k not in ("by", "source")}}
+    elif kind == "error":
+        _remember_error(state, str(data.get("message", "")))
+
+
+def _audit(state: SessionState, ctx: _Ctx, effect: Effect, judge: dict[str, Any]) -> None:
+    inputs = effect.get("input") or {}
+    input_ids = [x for x in (
+        (inputs.get("goal") or {}).get("id"), (inputs.get("spec") or {}).get("id"),
+        (inputs.get("build") or {}).get("id"), (inputs.get("qa") or {}).get("id"),
+    ) if x]
+    result = validate(
+        judge,
+        qa=(state.qa or {}).get("data"),
+        spec=(state.spec or {}).get("data"),
+        build=state.build,
+        input_ids=input_ids,
+        judge_provider=(effect.get("binding") or {}).get("provider"),
+        builder_provider=_binding(state, "builder").get("provider"),
+        settings=state.settings,
+    )
+    data = {"judge": ctx.event["id"], "qa": (state.qa or {}).get("id"), **result}
+    n = len(result["corrections"])
+    _record(state, ctx, "audit", data, body=f"{result['verdict']} ({n} correction{'s' if n != 1 else ''})")
+
+
+def _route_verdict(state: SessionState, ctx: _Ctx, audit: dict[str, Any]) -> None:
+    verdict, severity = audit.get("verdict"), audit.get("severity")
+    state.verdicts.append({
+        "round": state.round, "verdict": verdict, "severity": severity,
+        "total": audit.get("total"), "corrections": len(audit.get("corrections") or []),
+    })
+    del state.verdicts[:-HISTORY]
+    feedback = audit.get("feedback") or ""
+    if verdict == "PASS":
+        if state.steering.get("planner"):
+            _redesign(state, ctx, "the person asked for changes")
+        elif state.steering.get("builder"):
+            _fix(state, ctx, "the person asked for changes")
+        else:
+            _finish(state, ctx, "pass", f"PASS at round {state.round} with total {audit.get('total')}", "PASS")
+    elif verdict == "PARTIAL":
+        state.phase = "waiting"
+        state.waiting_for = "approval"
+        state.feedback = feedback
+    elif severity == "Critical":
+        _redesign(state, ctx, feedback or "Critical: redesign")
+    else:
+        _fix(state, ctx, feedback or f"{verdict}: fix")
+
+
+def _on_failure(state: SessionState, ctx: _Ctx, effect: Effect, data: dict[str, Any]) -> None:
+    actor = effect.get("actor") or "qa"
+    state.failures[actor] = state.failures.get(actor, 0) + 1
+    _remember_error(state, f"{actor}: {data.get('error') or 'failed'}")
+    threshold = int(state.settings.get("circuit", {}).get("failures", 3))
+    if state.failures[actor] < threshold:
+        _issue(state, ctx, {**effect, "id": ctx.new_id(), "attempt": effect.get("attempt", 1) + 1})
+        return
+    if effect["kind"] != "run_actor":
+        _finish(state, ctx, "error", f"{actor} failed {state.failures[actor]} times in a row: {data.get('error')}")
+        return
+    state.last_runs[actor] = {"input": effect.get("input") or {}}
+    binding = _binding(state, actor)
+    _record(state, ctx, "circuit.opened", {
+        "actor": actor, "adapter": binding.get("harness", "local"),
+        "failures": state.failures[actor], "error": data.get("error"),
+    }, body=f"{actor} circuit opened on {binding.get('harness')}")
+
+
+def _on_circuit(state: SessionState, ctx: _Ctx, data: dict[str, Any]) -> None:
+    actor = data.get("actor", "")
+    chain = state.bindings.get(actor) or [{"harness": "local"}]
+    index = state.adapter_index.get(actor, 0) + 1
+    state.failures[actor] = 0
+    if index >= len(chain):
+        state.adapter_index[actor] = len(chain)
+        _finish(state, ctx, "circuit_open", f"every adapter for the {actor} failed {data.get('failures')} times in a row")
+        return
+    before, after = _binding(state, actor), chain[index]
+    _record(state, ctx, "adapter.swapped", {
+        "actor": actor, "before": before.get("harness"), "after": after.get("harness"), "reason": "circuit", "binding": after,
+    }, body=f"{actor}: {before.get('harness')} → {after.get('harness')}")
+
+
+def _on_swapped(state: SessionState, ctx: _Ctx, data: dict[str, Any]) -> None:
+    actor = data.get("actor", "")
+    if data.get("reason") == "circuit":
+        state.adapter_index[actor] = state.adapter_index.get(actor, 0) + 1
+    last = state.last_runs.get(actor)
+    if last is not None and actor in RUN_CLOSES:
+        _run(state, ctx, actor, last["input"])
+
+
+# ====================================================================== events not tied to an effect
+
+
+def _on_session_start(state: SessionState, ctx: _Ctx, data: dict[str, Any]) -> None:
+    state.settings = data.get("settings") or {}
+    state.bindings = data.get("bindings") or {}
+    state.adapter_index = {role: 0 for role in state.bindings}
+    state.preset = data.get("preset", "local")
+    state.seed = int(data.get("seed", 1))
+    state.fault = data.get("fault")
+
+
+def _on_goal(state: SessionState, ctx: _Ctx, data: dict[str, Any]) -> None:
+    state.goal = {"id": ctx.event["id"], "pitch": data.get("pitch", "")}
+    _run_planner(state, ctx)
+
+
+def _on_spec_update(state: SessionState, ctx: _Ctx, data: dict[str, Any]) -> None:
+    spec = {k: v for k, v in data.items() if k not in ("by", "source")}
+    state.spec = {"id": ctx.event["id"], "data": spec}
+    if data.get("by", "user") == "user":
+        _cancel_runs(state, ctx)
+        _run_builder(state, ctx, "the person edited the spec")
+
+
+def _target(data: dict[str, Any], default: str = "builder") -> str:
+    actor = data.get("actor")
+    return actor if actor in RUN_CLOSES else default
+
+
+def _on_intervene(state: SessionState, ctx: _Ctx, data: dict[str, Any]) -> None:
+    text = str(data.get("text", ""))
+    actor = _target(data)
+    if state.waiting_for == "approval":
+        if actor == "planner":
+            state.steering.setdefault("planner", []).append(text)
+            _redesign(state, ctx, text)
+        else:
+            state.steering.setdefault(actor, []).append(text)
+            _fix(state, ctx, text)
+        return
+    msgs = state.steering.setdefault(actor, [])
+    msgs.append(text)
+    del msgs[:-HISTORY]
+
+
+def _on_approve(state: SessionState, ctx: _Ctx, data: dict[str, Any]) -> None:
+    if state.waiting_for == "approval":
+        last = state.verdicts[-1] if state.verdicts else {}
+        _finish(state, ctx, "approved", "a person approved the PARTIAL verdict", last.get("verdict"))
+    else:
+        _refuse(state, ctx, f"nothing to approve: the session is {state.phase}; /approve answers a PARTIAL verdict")
+
+
+def _on_veto(state: SessionState, ctx: _Ctx, data: dict[str, Any]) -> None:
+    if state.waiting_for == "approval":
+        _fix(state, ctx, data.get("reason") or "a person vetoed the PARTIAL verdict")
+    else:
+        _refuse(state, ctx, f"nothing to veto: the session is {state.phase}; send a message to steer the next build instead")
+
+
+def _on_pause(state: SessionState, ctx: _Ctx, data: dict[str, Any]) -> None:
+    actor = data.get("actor")
+    if actor is None:
+        state.paused = True
+    elif actor not in state.paused_actors:
+        state.paused_actors.append(actor)
+
+
+def _on_resume(state: SessionState, ctx: _Ctx, data: dict[str, Any]) -> None:
+    actor = data.get("actor")
+    if actor is None:
+        state.paused = False
+        state.paused_actors.clear()
+    elif actor in state.paused_actors:
+        state.paused_actors.remove(actor)
+    held, state.deferred = state.deferred, []
+    for effect in held:
+        _issue(state, ctx, effect)
+
+
+def _goto(state: SessionState, ctx: _Ctx, actor: str, why: str) -> None:
+    _cancel_runs(state, ctx)
+    if actor == "planner":
+        _run_planner(state, ctx, why)
+    elif actor == "builder":
+        _run_builder(state, ctx, why)
+    elif actor == "qa":
+        _run_qa(state, ctx)
+    elif actor == "verifier":
+        _run_verifier(state, ctx)
+    elif actor == "researcher":
+        _run(state, ctx, "researcher", {"pitch": (state.goal or {}).get("pitch", ""),
+                                        "plan": {"questions": ["which genre fits this pitch?"], "reason": why}})
+
+
+def _on_goto(state: SessionState, ctx: _Ctx, data: dict[str, Any]) -> None:
+    _goto(state, ctx, str(data.get("actor")), "a person sent the session here")
+
+
+def _on_swap(state: SessionState, ctx: _Ctx, data: dict[str, Any]) -> None:
+    actor = str(data.get("actor"))
+    binding = {"harness": data.get("harness"), "model": data.get("model"), "origin": "user"}
+    chain = list(state.bindings.get(actor) or [{"harness": "local"}])
+    state.bindings[actor] = [binding] + [b for b in chain if b.get("harness") != binding["harness"]]
+    state.adapter_index[actor] = 0
+    state.failures[actor] = 0
+
+
+def _on_append(state: SessionState, ctx: _Ctx, data: dict[str, Any]) -> None:
+    msgs = state.steering.setdefault(_target(data), [])
+    msgs.append(str(data.get("text", "")))
+    del msgs[:-HISTORY]
+
+
+def _on_cancel(state: SessionState, ctx: _Ctx, data: dict[str, Any]) -> None:
+    _finish(state, ctx, "cancelled", data.get("reason") or "a person cancelled the session")
+
+
+def _on_reset_circuit(state: SessionState, ctx: _Ctx, data: dict[str, Any]) -> None:
+    actor = data.get("actor", "all")
+    for role in (list(RUN_CLOSES) if actor == "all" else [actor]):
+        state.failures[role] = 0
+        if state.adapter_index.get(role):
+            state.adapter_index[role] = 0
+
+
+def _on_redo(state: SessionState, ctx: _Ctx, data: dict[str, Any]) -> None:
+    actor = data.get("actor") or "builder"
+    _goto(state, ctx, actor, "a person asked to redo this step")
+
+
+def _on_budget(state: SessionState, ctx: _Ctx, data: dict[str, Any]) -> None:
+    name = str(data.get("name"))
+    known = [k for k in state.budget_limits()]
+    if name not in known:
+        _refuse(state, ctx, f"unknown budget {name!r}; known budgets: {', '.join(known)}")
+        return
+    state.budget_overrides[name] = float(data.get("value", 0))
+    if name in BUDGETS_BY_USAGE and name in state.warned:
+        state.warned.remove(name)
+
+
+def _on_status(state: SessionState, ctx: _Ctx, data: dict[str, Any]) -> None:
+    s = state.summary()
+    uses = ", ".join(f"{k} {v['used']:g}/{v['limit']:g}" for k, v in s["budgets"].items())
+    text = (f"phase {s['phase']}, round {s['round']}, genre {s['genre'] or '-'}, "
+            f"pending {len(s['pending'])}, paused {s['paused']}; budgets: {uses}")
+    _record(state, ctx, "note", {"text": text}, body="status")
+
+
+def _refuse(state: SessionState, ctx: _Ctx, message: str) -> None:
+    _record(state, ctx, "error", {"message": message}, body=message[:200])
+
+
+def _after_done(state: SessionState, ctx: _Ctx, kind: str, data: dict[str, Any]) -> None:
+    """A finished session stays finished; a person's command still gets an answer, /redo reopens."""
+    reason = (state.done or {}).get("reason")
+    if kind == "user.redo" and reason != "cancelled":
+        state.done = None
+        state.phase = "new"
+        _on_redo(state, ctx, data)
+    elif kind in ("user.intervene", "user.append"):
+        actor = _target(data)
+        state.steering.setdefault(actor, []).append(str(data.get("text", "")))
+        _refuse(state, ctx, f"the session is done ({reason}); your message is kept: send /redo to build again with it")
+    elif kind == "spec.update" and data.get("by", "user") == "user":
+        state.done = None
+        _on_spec_update(state, ctx, data)
+    elif kind.startswith("user.") and kind not in ("user.note", "user.status"):
+        _refuse(state, ctx, f"the session is done ({reason}); {kind[5:]} does nothing now — pitch a new game or /redo")
+    elif kind == "user.status":
+        _on_status(state, ctx, data)
+
+
+_HANDLERS = {
+    "session.start": _on_session_start,
+    "goal": _on_goal,
+    "spec.update": _on_spec_update,
+    "user.intervene": _on_intervene,
+    "user.approve": _on_approve,
+    "user.veto": _on_veto,
+    "user.pause": _on_pause,
+    "user.resume": _on_resume,
+    "user.goto": _on_goto,
+    "user.swap": _on_swap,
+    "user.append": _on_append,
+    "user.cancel": _on_cancel,
+    "user.reset_circuit": _on_reset_circuit,
+    "user.redo": _on_redo,
+    "user.budget": _on_budget,
+    "user.status": _on_status,
+}
+
+assert set(ACTORS) >= set(RUN_CLOSES)

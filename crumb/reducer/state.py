@@ -1,0 +1,141 @@
+"""The state of one session as the reducer sees it: everything routing needs, bounded in size.
+
+Plain data (JSON-able) so it can be hashed, compared between replay and the live daemon, and
+summarised for people. Histories are capped so memory stays flat however long a transcript is.
+"""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+import orjson
+
+HISTORY = 50  # verdicts, errors and steering messages kept per session
+
+STAGE_OF_PHASE = {
+    "planning": "planner",
+    "researching": "researcher",
+    "building": "builder",
+    "qa": "qa",
+    "verifying": "verifier",
+}
+
+
+@dataclass
+class SessionState:
+    session: str = ""
+    settings: dict[str, Any] = field(default_factory=dict)
+    bindings: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
+    adapter_index: dict[str, int] = field(default_factory=dict)
+    failures: dict[str, int] = field(default_factory=dict)
+    preset: str = "local"
+    seed: int = 1
+    fault: str | None = None
+
+    phase: str = "new"
+    round: int = 0
+    redesigns: int = 0
+    fixes: int = 0
+    verifies: int = 0
+
+    goal: dict[str, Any] | None = None
+    spec: dict[str, Any] | None = None
+    build: dict[str, Any] | None = None
+    qa: dict[str, Any] | None = None
+    judge: dict[str, Any] | None = None
+    evidence: list[dict[str, Any]] = field(default_factory=list)
+    verdicts: list[dict[str, Any]] = field(default_factory=list)
+    feedback: str | None = None
+    steering: dict[str, list[str]] = field(default_factory=dict)
+
+    paused: bool = False
+    paused_actors: list[str] = field(default_factory=list)
+    deferred: list[dict[str, Any]] = field(default_factory=list)
+    waiting_for: str | None = None
+    pending: dict[str, dict[str, Any]] = field(default_factory=dict)
+    last_runs: dict[str, dict[str, Any]] = field(default_factory=dict)
+    done: dict[str, Any] | None = None
+    finishing: bool = False
+
+    tokens: int = 0
+    cost_usd: float = 0.0
+    budget_overrides: dict[str, float] = field(default_factory=dict)
+    warned: list[str] = field(default_factory=list)
+    started_at: str | None = None
+    last_ts: str | None = None
+    elapsed_s: float = 0.0
+
+    last_seq: int = 0
+    events: int = 0
+    unknown: int = 0
+    duplicates: int = 0
+    errors: list[str] = field(default_factory=list)
+
+    def copy(self) -> SessionState:
+        return copy.deepcopy(self)
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    def state_hash(self) -> str:
+        """Same transcript → same hash, in any process, on any day."""
+        return hashlib.sha256(orjson.dumps(self.to_dict(), option=orjson.OPT_SORT_KEYS)).hexdigest()
+
+    # ------------------------------------------------------------ views for people
+
+    @property
+    def stage(self) -> str | None:
+        return STAGE_OF_PHASE.get(self.phase)
+
+    def budget_limits(self) -> dict[str, float]:
+        limits = {k: float(v) for k, v in self.settings.get("budgets", {}).items() if k != "warn_at"}
+        limits.update(self.budget_overrides)
+        return limits
+
+    def budget_use(self) -> dict[str, dict[str, float]]:
+        used = {
+            "redesigns": float(self.redesigns),
+            "fixes": float(self.fixes),
+            "verifies": float(self.verifies),
+            "tokens": float(self.tokens),
+            "cost_usd": round(self.cost_usd, 6),
+            "wall_s": round(self.elapsed_s, 3),
+        }
+        limits = self.budget_limits()
+        return {k: {"used": v, "limit": limits.get(k, 0.0)} for k, v in used.items()}
+
+    def summary(self) -> dict[str, Any]:
+        spec = (self.spec or {}).get("data") or {}
+        return {
+            "session": self.session,
+            "phase": self.phase,
+            "stage": self.stage,
+            "round": self.round,
+            "genre": spec.get("genre"),
+            "title": spec.get("title"),
+            "pitch": (self.goal or {}).get("pitch"),
+            "verdicts": list(self.verdicts),
+            "done": self.done,
+            "pending": [
+                {"id": e["id"], "kind": e["kind"], "actor": e.get("actor"), "attempt": e.get("attempt", 1)}
+                for e in self.pending.values()
+            ],
+            "deferred": len(self.deferred),
+            "budgets": self.budget_use(),
+            "paused": self.paused,
+            "paused_actors": list(self.paused_actors),
+            "waiting_for": self.waiting_for,
+            "bindings": {
+                role: (chain[self.adapter_index.get(role, 0)] if chain and self.adapter_index.get(role, 0) < len(chain) else None)
+                for role, chain in self.bindings.items()
+            },
+            "last_seq": self.last_seq,
+            "events": self.events,
+            "unknown_kinds": self.unknown,
+            "duplicates_ignored": self.duplicates,
+            "errors": list(self.errors[-5:]),
+            "state_hash": self.state_hash(),
+        }

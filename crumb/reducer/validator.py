@@ -1,0 +1,162 @@
+"""The anti-deception validator: reconciles a model's judgement with the deterministic evidence.
+
+Pure. Each rule is named; every change it makes is a Correction, recorded in an `audit` event, and
+routing uses the corrected verdict. Rules, in the order they run:
+
+  spec_has_criteria   a spec without acceptance criteria cannot pass: FAIL, Critical (re-plan)
+  build_has_files     a build without files cannot pass: FAIL, Important
+  exec_from_qa        runs / controls / rules / performance are set from QA facts, not the model
+                      (when the judge scored dimensions at all)
+  total_from_scores   the total is the mean of the (corrected) dimension scores
+  cited_evidence      citing an id that was not in the Verifier's input costs 0.5 each (at most 2)
+  self_bias           judge and builder on the same provider: total minus a discount
+  probe_fail_cap      any failed acceptance probe caps the total
+  pass_needs_qa       PASS without a successful QA run becomes FAIL
+  verdict_agrees      PASS below the pass threshold becomes PARTIAL
+  severity_fits       FAIL/REJECT always carry a severity (default Important); PASS/PARTIAL none
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from crumb.protocol.game import DIMENSIONS, EXEC_DIMENSIONS
+
+RULES = (
+    "spec_has_criteria",
+    "build_has_files",
+    "exec_from_qa",
+    "total_from_scores",
+    "cited_evidence",
+    "self_bias",
+    "probe_fail_cap",
+    "pass_needs_qa",
+    "verdict_agrees",
+    "severity_fits",
+)
+
+
+def _fps_score(fps: float | None) -> float | None:
+    if fps is None:
+        return None
+    if fps >= 50:
+        return 5.0
+    if fps >= 30:
+        return 4.0
+    if fps >= 20:
+        return 3.0
+    if fps >= 10:
+        return 2.0
+    return 1.0
+
+
+def qa_scores(qa: dict[str, Any]) -> dict[str, float]:
+    """What QA's facts say the execution-related dimensions are worth."""
+    probes = qa.get("probes") or []
+    passed = sum(1 for p in probes if p.get("ok"))
+    out: dict[str, float] = {
+        "runs": 5.0 if qa.get("exec_ok") else (1.0 if qa.get("loaded") else 0.0),
+        "controls": 5.0 if qa.get("input_responds") else 0.0,
+        "rules": round(5.0 * passed / len(probes), 2) if probes else 0.0,
+    }
+    perf = _fps_score(qa.get("fps"))
+    if perf is not None:
+        out["performance"] = perf
+    return out
+
+
+def validate(
+    judge: dict[str, Any],
+    *,
+    qa: dict[str, Any] | None,
+    spec: dict[str, Any] | None,
+    build: dict[str, Any] | None,
+    input_ids: list[str],
+    judge_provider: str | None,
+    builder_provider: str | None,
+    settings: dict[str, Any],
+) -> dict[str, Any]:
+    """Return the audit: {"corrections": [...], "verdict", "severity", "total", "feedback"}."""
+    cfg = settings.get("judge", {})
+    threshold = float(cfg.get("pass_threshold", 3.5))
+    cap = float(cfg.get("probe_fail_cap", 3.0))
+    discount = float(cfg.get("self_bias_discount", 0.5))
+
+    corrections: list[dict[str, Any]] = []
+    verdict: str = judge.get("verdict", "FAIL")
+    severity: str | None = judge.get("severity")
+    total = float(judge.get("total", 0.0))
+    feedback: list[str] = [judge.get("feedback", "")] if judge.get("feedback") else []
+    scores = {k: float(v.get("score", 0.0)) for k, v in (judge.get("scores") or {}).items() if isinstance(v, dict)}
+
+    def correct(rule: str, field: str, before: Any, after: Any, reason: str) -> None:
+        corrections.append({"rule": rule, "field": field, "before": before, "after": after, "reason": reason})
+
+    def demote(rule: str, to: str, sev: str | None, reason: str) -> None:
+        nonlocal verdict, severity
+        if verdict != to:
+            correct(rule, "verdict", verdict, to, reason)
+            verdict = to
+        if sev is not None and severity != sev and to in ("FAIL", "REJECT"):
+            correct(rule, "severity", severity, sev, reason)
+            severity = sev
+        feedback.append(reason)
+
+    if spec is not None and not (spec.get("criteria") or []):
+        demote("spec_has_criteria", "FAIL", "Critical", "the spec has no acceptance criteria: re-plan with checkable ones")
+    if build is not None and not ((build.get("manifest") or {}).get("files") or []):
+        demote("build_has_files", "FAIL", "Important", "the build produced no files")
+
+    if qa is not None and scores:  # a judge that scored no dimension keeps its bare total
+        for dim, value in qa_scores(qa).items():
+            before = scores.get(dim)
+            if before != value:
+                correct("exec_from_qa", f"scores.{dim}", before, value, f"{dim} is measured by QA, not judged")
+                scores[dim] = value
+    if scores:
+        mean = round(sum(scores.get(d, 0.0) for d in DIMENSIONS if d in scores) / len(scores), 2)
+        if abs(mean - total) > 0.01:
+            correct("total_from_scores", "total", total, mean, "the total is the mean of the dimension scores")
+            total = mean
+
+    cited = set(judge.get("evidence") or [])
+    for v in (judge.get("scores") or {}).values():
+        if isinstance(v, dict):
+            cited.update(v.get("evidence") or [])
+    unknown = sorted(c for c in cited if c not in input_ids)
+    if unknown:
+        penalty = min(2.0, 0.5 * len(unknown))
+        after = max(0.0, round(total - penalty, 2))
+        correct("cited_evidence", "total", total, after, f"cited evidence not in the Verifier's input: {', '.join(unknown[:5])}")
+        total = after
+
+    if judge_provider and builder_provider and judge_provider == builder_provider and discount > 0:
+        after = max(0.0, round(total - discount, 2))
+        correct("self_bias", "total", total, after, f"judge and builder share the provider {judge_provider}")
+        total = after
+
+    failed = [p.get("id", "?") for p in (qa or {}).get("probes") or [] if not p.get("ok")]
+    if failed and total > cap:
+        correct("probe_fail_cap", "total", total, cap, f"acceptance probes failed: {', '.join(failed)}")
+        total = cap
+
+    if verdict == "PASS" and (qa is None or not qa.get("ok")):
+        why = "no QA run" if qa is None else (qa.get("error") or "QA failed")
+        demote("pass_needs_qa", "FAIL", "Important", f"PASS without a successful QA run ({why})")
+    if verdict == "PASS" and total < threshold:
+        demote("verdict_agrees", "PARTIAL", None, f"a PASS needs a total of at least {threshold}, not {total}")
+
+    if verdict in ("FAIL", "REJECT") and severity is None:
+        correct("severity_fits", "severity", None, "Important", "a failing verdict needs a severity")
+        severity = "Important"
+    if verdict in ("PASS", "PARTIAL") and severity is not None:
+        correct("severity_fits", "severity", severity, None, "a passing verdict has no severity")
+        severity = None
+
+    return {
+        "corrections": corrections,
+        "verdict": verdict,
+        "severity": severity,
+        "total": max(0.0, min(5.0, total)),
+        "feedback": "\n".join(f for f in feedback if f),
+    }

@@ -1,0 +1,76 @@
+"""All defaults in one model. A session records the Settings in force at its start (session.start),
+so replay never depends on today's defaults. Overridable by preset, crumb.toml and CLI flags."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class _Section(BaseModel):
+    model_config = ConfigDict(extra="forbid", validate_assignment=True)
+
+
+class Budgets(_Section):
+    redesigns: int = Field(default=2, ge=0, description="Planner redesigns after a Critical verdict")
+    fixes: int = Field(default=4, ge=0, description="Builder fix rounds after a failed verdict")
+    verifies: int = Field(default=8, ge=1, description="Verifier runs")
+    tokens: int = Field(default=2_000_000, ge=0, description="tokens in + out, all roles")
+    cost_usd: float = Field(default=5.0, ge=0)
+    wall_s: float = Field(default=3600.0, gt=0, description="from session start, by event timestamps")
+    warn_at: float = Field(default=0.8, gt=0, le=1, description="fraction of a budget that triggers a warning")
+
+
+class Circuit(_Section):
+    failures: int = Field(default=3, ge=1, description="consecutive failures that open a role's circuit")
+
+
+class Judge(_Section):
+    pass_threshold: float = Field(default=3.5, ge=0, le=5, description="lowest total a PASS may have")
+    probe_fail_cap: float = Field(default=3.0, ge=0, le=5, description="highest total with a failed probe")
+    self_bias_discount: float = Field(default=0.5, ge=0, le=5)
+
+
+class QASettings(_Section):
+    timeout_s: float = Field(default=120.0, gt=0)
+    load_timeout_s: float = Field(default=10.0, gt=0)
+    probe_timeout_s: float = Field(default=10.0, gt=0)
+    max_bytes: int = Field(default=5_000_000, gt=0, description="size budget of a game folder")
+    max_files: int = Field(default=200, gt=0)
+    viewport: tuple[int, int] = (960, 640)
+
+
+class Inbox(_Section):
+    max_bytes: int = Field(default=65_536, gt=0, description="larger inbox files are rejected and kept")
+    settle_ms: int = Field(default=50, ge=0, description="a file must stay unchanged this long before it is read")
+
+
+class ActorLimits(_Section):
+    wall_s: float = Field(default=900.0, gt=0)
+    idle_s: float = Field(default=300.0, gt=0)
+
+
+class Store(_Section):
+    fsync: Literal["always", "never"] = "always"
+
+
+class Settings(_Section):
+    budgets: Budgets = Field(default_factory=Budgets)
+    circuit: Circuit = Field(default_factory=Circuit)
+    judge: Judge = Field(default_factory=Judge)
+    qa: QASettings = Field(default_factory=QASettings)
+    inbox: Inbox = Field(default_factory=Inbox)
+    actors: ActorLimits = Field(default_factory=ActorLimits)
+    store: Store = Field(default_factory=Store)
+
+    def merged(self, overrides: dict[str, Any]) -> "Settings":
+        """A copy with nested overrides applied ({"budgets": {"fixes": 2}}); validates every value."""
+        data = self.model_dump()
+        for section, values in overrides.items():
+            if section not in data:
+                raise ValueError(f"unknown settings section {section!r}; known: {', '.join(data)}")
+            if not isinstance(values, dict):
+                raise ValueError(f"settings section {section!r} must be a table of values")
+            data[section].update(values)
+        return Settings.model_validate(data)

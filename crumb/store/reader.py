@@ -1,0 +1,179 @@
+"""Reading transcripts: stream in seq order, tail new lines, repair a torn tail, name any damage.
+
+Lines were validated in full when written, so readers check only the envelope of each line (fast:
+replay speed is within a small factor of bare JSON decoding). `validate=True` checks everything.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import logging
+import os
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import orjson
+from pydantic import ValidationError
+
+from crumb.protocol.events import parse_event
+
+log = logging.getLogger("crumb.store")
+
+_CHUNK = 1 << 16
+
+
+class TranscriptError(Exception):
+    """A transcript is damaged in a way CRUMB will not guess about; the message names file and line."""
+
+
+def last_line(fd: int) -> bytes | None:
+    """The last complete line of an open file (None when empty), reading backwards from the end."""
+    size = os.fstat(fd).st_size
+    if size == 0:
+        return None
+    end = size
+    buf = b""
+    while end > 0:
+        start = max(0, end - _CHUNK)
+        buf = os.pread(fd, end - start, start) + buf
+        end = start
+        stripped = buf[:-1] if buf.endswith(b"\n") else buf
+        nl = stripped.rfind(b"\n")
+        if nl >= 0:
+            return stripped[nl + 1 :]
+    stripped = buf[:-1] if buf.endswith(b"\n") else buf
+    return stripped or None
+
+
+def repair_locked(path: Path, fd: int) -> Path | None:
+    """Move a torn last line (no newline: a crash mid-write) aside and truncate to the last good line.
+
+    The caller holds the transcript lock. Returns the sibling file the torn bytes went to.
+    """
+    size = os.fstat(fd).st_size
+    if size == 0:
+        return None
+    if os.pread(fd, 1, size - 1) == b"\n":
+        return None
+    # find the end of the last complete line
+    end = size
+    good = 0
+    while end > 0:
+        start = max(0, end - _CHUNK)
+        chunk = os.pread(fd, end - start, start)
+        nl = chunk.rfind(b"\n")
+        if nl >= 0:
+            good = start + nl + 1
+            break
+        end = start
+    torn = os.pread(fd, size - good, good)
+    n = 1
+    while (aside := path.with_name(f"{path.name}.torn-{n}")).exists():
+        n += 1
+    aside.write_bytes(torn)
+    os.ftruncate(fd, good)
+    os.fsync(fd)
+    log.warning("%s: torn last line (%d bytes) moved to %s", path, len(torn), aside.name)
+    return aside
+
+
+def repair(path: Path) -> Path | None:
+    """Repair a torn tail under the transcript lock (see repair_locked). Missing file: nothing to do."""
+    try:
+        fd = os.open(path, os.O_RDWR)
+    except FileNotFoundError:
+        return None
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        return repair_locked(path, fd)
+    finally:
+        os.close(fd)
+
+
+_REQUIRED = (("seq", int), ("id", str), ("ts", str), ("session", str), ("kind", str), ("from", str))
+
+
+def check_envelope(obj: Any, expected_seq: int | None) -> str | None:
+    """The problem with a decoded line's envelope, or None. Cheap: runs on every replayed line."""
+    if type(obj) is not dict:
+        return "not a JSON object"
+    for key, typ in _REQUIRED:
+        value = obj.get(key)
+        if type(value) is not typ:
+            return f"field {key!r} missing or not {typ.__name__}"
+    if expected_seq is not None and obj["seq"] != expected_seq:
+        return f"seq {obj['seq']} where {expected_seq} was expected"
+    return None
+
+
+def _decode(raw: bytes, path: Path, lineno: int, expected: int | None, validate: bool) -> dict[str, Any]:
+    try:
+        obj = orjson.loads(raw)
+    except orjson.JSONDecodeError as err:
+        raise TranscriptError(f"{path}:{lineno}: not valid JSON ({err}); the transcript is damaged — "
+                              "restore it from a backup or move the bad line out by hand") from None
+    problem = check_envelope(obj, expected)
+    if problem is None and validate:
+        try:
+            parse_event(obj)
+        except ValidationError as err:
+            first = err.errors()[0]
+            problem = f"{'.'.join(str(p) for p in first['loc'])}: {first['msg']}"
+    if problem is not None:
+        raise TranscriptError(f"{path}:{lineno}: {problem}")
+    return obj  # type: ignore[no-any-return]
+
+
+def read_events(path: Path, *, after_seq: int = 0, validate: bool = False) -> Iterator[dict[str, Any]]:
+    """Stream a transcript's events in seq order (JSON form). A torn last line is skipped, not read.
+
+    A missing file reads as empty. A bad line before the end raises TranscriptError naming it.
+    """
+    try:
+        f = open(path, "rb")
+    except FileNotFoundError:
+        return
+    with f:
+        expected = 1
+        lineno = 0
+        for raw in f:
+            lineno += 1
+            if not raw.endswith(b"\n"):
+                log.warning("%s:%d: torn last line skipped (crash mid-write); it is moved aside on the next append",
+                            path, lineno)
+                return
+            obj = _decode(raw, path, lineno, expected, validate)
+            expected += 1
+            if obj["seq"] > after_seq:
+                yield obj
+
+
+class Cursor:
+    """Reads the lines appended to a transcript since the last call (the daemon's tail)."""
+
+    def __init__(self, path: Path, *, seq: int = 0, offset: int = 0) -> None:
+        self.path = path
+        self.seq = seq
+        self.offset = offset
+
+    def read_new(self) -> list[dict[str, Any]]:
+        try:
+            f = open(self.path, "rb")
+        except FileNotFoundError:
+            return []
+        events: list[dict[str, Any]] = []
+        with f:
+            f.seek(self.offset)
+            data = f.read()
+        end = data.rfind(b"\n")
+        if end < 0:
+            return events
+        lineno_hint = self.seq
+        for raw in data[: end + 1].splitlines():
+            lineno_hint += 1
+            obj = _decode(raw, self.path, lineno_hint, self.seq + 1, False)
+            self.seq = obj["seq"]
+            events.append(obj)
+        self.offset += end + 1
+        return events

@@ -1,0 +1,120 @@
+"""Property tests: the reducer survives any event order, folds compose, replay is deterministic."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from hypothesis import HealthCheck, given, settings, strategies as st
+
+from crumb.reducer.reduce import apply, initial_state, reduce
+from crumb.reducer.replay import replay_events, replay_file
+from crumb.store.writer import TranscriptWriter
+from tests.core.sim import Sim, judge_data, manifest, qa_data, spec_data
+
+RESULTS = {
+    "planner": [("spec", lambda: spec_data()), ("research.plan", lambda: {"questions": ["which?"]})],
+    "researcher": [("research.evidence", lambda: {"items": []})],
+    "builder": [("build", lambda: {"manifest": manifest()})],
+    "verifier": [("judge.score", lambda: judge_data("PASS", total=4.5)),
+                 ("judge.score", lambda: judge_data("PARTIAL", total=3.0)),
+                 ("judge.score", lambda: judge_data("FAIL", "Critical", 1.0)),
+                 ("judge.score", lambda: judge_data("FAIL", "Minor", 2.0))],
+    "qa": [("qa.result", lambda: qa_data(True)), ("qa.result", lambda: qa_data(False))],
+}
+USER = [
+    ("user.approve", {}), ("user.veto", {"reason": "no"}), ("user.pause", {}), ("user.resume", {}),
+    ("user.pause", {"actor": "builder"}), ("user.resume", {"actor": "builder"}), ("user.goto", {"actor": "builder"}),
+    ("user.goto", {"actor": "qa"}), ("user.swap", {"actor": "builder", "harness": "local"}),
+    ("user.append", {"text": "red"}), ("user.note", {"text": "n"}), ("user.intervene", {"text": "faster"}),
+    ("user.cancel", {}), ("user.reset_circuit", {"actor": "all"}), ("user.redo", {}),
+    ("user.budget", {"name": "fixes", "value": 2}), ("user.status", {}), ("goal", {"pitch": "again"}),
+    ("spec.update", {**spec_data("pong"), "by": "user"}),
+]
+
+
+def drive(data: st.DataObject, steps: int) -> Sim:
+    """A random but valid session: results for pending effects, failures, duplicates, stray results,
+    and a person's commands at any moment — including after done."""
+    sim = Sim(settings={"circuit": {"failures": 2}}, bindings={"builder": [{"harness": "claude"}, {"harness": "local"}]})
+    sim.send("goal", {"pitch": "snake"})
+    closed: list[tuple[str, str, dict]] = []
+    for _ in range(steps):
+        pending = list(sim.state.pending.values())
+        move = data.draw(st.sampled_from(["result", "result", "result", "fail", "user", "duplicate", "stray"]))
+        if move in ("result", "fail") and pending:
+            effect = data.draw(st.sampled_from(pending))
+            if effect["kind"] == "record":
+                ev = effect["event"]
+                sim.send(ev["kind"], ev["data"], effect=effect["id"], from_="dispatcher")
+                closed.append((ev["kind"], effect["id"], ev["data"]))
+            elif move == "fail":
+                sim.send("effect.failed", {"effect_id": effect["id"], "kind": effect["kind"], "error": "x"},
+                         effect=effect["id"], from_="dispatcher")
+            else:
+                kind, make = data.draw(st.sampled_from(RESULTS[effect.get("actor") or "qa"]))
+                sim.send(kind, make(), effect=effect["id"], from_="dispatcher")
+                closed.append((kind, effect["id"], make()))
+        elif move == "duplicate" and closed:
+            kind, eid, payload = data.draw(st.sampled_from(closed))
+            sim.send(kind, payload, effect=eid, from_="dispatcher")
+        elif move == "stray":
+            kind, make = data.draw(st.sampled_from(RESULTS["verifier"] + RESULTS["qa"]))
+            sim.send(kind, make(), effect="01JNOSUCHEFFECT00000000000.1", from_="dispatcher")
+        else:
+            kind, payload = data.draw(st.sampled_from(USER))
+            sim.send(kind, payload)
+    return sim
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data(), steps=st.integers(1, 60))
+def test_random_sessions_never_crash_and_keep_their_invariants(data, steps):
+    sim = drive(data, steps)
+    s = sim.state
+    assert s.last_seq == len(sim.events)
+    if s.done is not None:
+        assert s.deferred == [] and s.phase == "done"
+        assert all(e["kind"] == "record" for e in s.pending.values())  # only answers to a person's commands
+    for effect in s.pending.values():
+        assert effect["id"].split(".")[0] in {e["id"] for e in sim.events}  # derived from a real cause
+    assert s.fixes <= s.budget_limits()["fixes"] and s.redesigns <= s.budget_limits()["redesigns"]
+    assert s.verifies <= s.budget_limits()["verifies"]
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data(), steps=st.integers(1, 40), cut=st.integers(0, 100))
+def test_reducing_a_prefix_then_the_rest_equals_reducing_all(data, steps, cut):
+    events = drive(data, steps).events
+    k = cut % (len(events) + 1)
+    whole = replay_events(events)
+    part = replay_events(events[:k])
+    for event in events[k:]:
+        part, _ = reduce(part, event)
+    assert part.to_dict() == whole.to_dict()
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@given(data=st.data(), steps=st.integers(1, 40))
+def test_replay_is_deterministic_and_equals_the_live_state(tmp_path_factory, data, steps):
+    sim = drive(data, steps)
+    first, second = replay_events(sim.events), replay_events(sim.events)
+    assert first.state_hash() == second.state_hash() == sim.state.state_hash()
+
+
+def test_reduce_never_mutates_its_input():
+    sim = Sim()
+    before = sim.state.to_dict()
+    state, effects = reduce(sim.state, {**sim.events[0], "seq": 2, "kind": "goal", "data": {"pitch": "x"}})
+    assert sim.state.to_dict() == before and effects and state.goal
+
+
+def test_replay_from_file_twice_gives_the_same_hash(tmp_path: Path):
+    path = tmp_path / "transcript.jsonl"
+    sim = Sim(writer=TranscriptWriter(path, "01JSESSION0000000000000000", fsync="never"))
+    sim.to_spec()
+    sim.to_qa()
+    sim.judge("PASS", total=5.0)
+    sim.finish()
+    a, b = replay_file(path), replay_file(path)
+    assert a.state_hash() == b.state_hash() == sim.state.state_hash()
+    assert a.done["reason"] == "pass" and a.verdicts[0]["verdict"] == "PASS"

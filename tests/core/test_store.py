@@ -1,0 +1,205 @@
+"""The transcript writer and reader: validation, ordering, concurrency, crashes and damage."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+from datetime import datetime, timedelta, timezone
+from pathlib import Path
+
+import orjson
+import pytest
+
+from crumb.reducer.replay import replay_file
+from crumb.store.reader import Cursor, TranscriptError, read_events, repair
+from crumb.store.writer import AppendRefused, TranscriptWriter
+
+SESSION = "01JTESTSESSION000000000000"
+
+
+@pytest.fixture
+def path(tmp_path: Path) -> Path:
+    return tmp_path / "s" / "transcript.jsonl"
+
+
+def writer(path: Path, **kw) -> TranscriptWriter:
+    return TranscriptWriter(path, SESSION, fsync="never", **kw)
+
+
+def test_append_assigns_seq_ulid_and_utc_time(path):
+    w = writer(path)
+    a = w.append("goal", {"pitch": "snake"}, from_="user")
+    b = w.append("note", {"text": "hi"})
+    assert (a["seq"], b["seq"]) == (1, 2)
+    assert a["id"] < b["id"] and len(a["id"]) == 26
+    assert a["ts"].endswith("Z") and datetime.fromisoformat(a["ts"].replace("Z", "+00:00")).tzinfo is not None
+    lines = path.read_bytes().splitlines()
+    assert [orjson.loads(x)["seq"] for x in lines] == [1, 2]
+
+
+def test_invalid_event_is_refused_naming_the_field_and_nothing_is_written(path):
+    w = writer(path)
+    w.append("note", {"text": "ok"})
+    size = path.stat().st_size
+    with pytest.raises(AppendRefused, match=r"goal\.data\.pitch"):
+        w.append("goal", {"pitch": ""}, from_="user")
+    with pytest.raises(AppendRefused, match="unknown event kind 'gaol'"):
+        w.append("gaol", {"pitch": "x"})
+    assert path.stat().st_size == size
+
+
+@pytest.mark.parametrize("kind", ["qa.result", "audit", "done", "circuit.opened"])
+def test_ground_truth_kinds_are_refused_from_an_inbox_writer(path, kind):
+    with pytest.raises(AppendRefused, match="only the dispatcher"):
+        writer(path, role="inbox").append(kind, {})
+    assert not path.exists() or path.stat().st_size == 0
+
+
+def test_time_never_goes_backwards_even_when_the_clock_does(path):
+    w = writer(path)
+    now = datetime(2026, 6, 1, 12, tzinfo=timezone.utc)
+    a = w.append("note", {"text": "a"}, now=now)
+    b = w.append("note", {"text": "b"}, now=now - timedelta(hours=1))
+    assert b["ts"] > a["ts"] and b["id"] > a["id"]
+
+
+def test_a_transcript_belongs_to_one_session(path):
+    writer(path).append("note", {"text": "a"})
+    with pytest.raises(TranscriptError, match="belongs to session"):
+        TranscriptWriter(path, "01JOTHERSESSION00000000000", fsync="never").append("note", {"text": "b"})
+
+
+CHILD = textwrap.dedent("""
+    import sys
+    from pathlib import Path
+    from crumb.store.writer import TranscriptWriter
+    w = TranscriptWriter(Path(sys.argv[1]), sys.argv[2], fsync="never")
+    for i in range(int(sys.argv[4])):
+        w.append("note", {"text": f"{sys.argv[3]}-{i}-" + "x" * (i % 300)})
+""")
+
+
+def test_eight_processes_appending_concurrently_give_contiguous_seq_and_whole_lines(path):
+    n, each = 8, 1000
+    procs = [subprocess.Popen([sys.executable, "-c", CHILD, str(path), SESSION, f"p{i}", str(each)]) for i in range(n)]
+    assert all(p.wait(timeout=240) == 0 for p in procs)
+    events = list(read_events(path, validate=True))
+    assert [e["seq"] for e in events] == list(range(1, n * each + 1))
+    assert len({e["id"] for e in events}) == n * each
+    assert [e["id"] for e in events] == sorted(e["id"] for e in events)
+    for i in range(n):  # every process's every line, each exactly once, in its own order
+        mine = [int(e["data"]["text"].split("-")[1]) for e in events if e["data"]["text"].startswith(f"p{i}-")]
+        assert mine == list(range(each))
+
+
+def test_kill_9_in_the_middle_of_appends_leaves_a_transcript_the_reader_repairs(path):
+    proc = subprocess.Popen([sys.executable, "-c", CHILD, str(path), SESSION, "k", "1000000"])
+    deadline = time.monotonic() + 60
+    while (not path.exists() or path.stat().st_size < 200_000) and time.monotonic() < deadline:
+        time.sleep(0.01)
+    proc.send_signal(signal.SIGKILL)
+    proc.wait(timeout=30)
+    # whatever the kill left, simulate the worst case too: a torn last line
+    with open(path, "ab") as f:
+        f.write(b'{"v":1,"seq":')
+    good = list(read_events(path))
+    assert good and [e["seq"] for e in good] == list(range(1, len(good) + 1))
+    aside = repair(path)
+    assert aside is not None and aside.read_bytes().endswith(b'{"v":1,"seq":')
+    nxt = writer(path).append("note", {"text": "after the crash"})
+    assert nxt["seq"] == len(good) + 1
+    assert path.read_bytes().endswith(b"\n")
+
+
+def test_the_writer_moves_a_torn_tail_aside_before_appending(path):
+    w = writer(path)
+    w.append("note", {"text": "one"})
+    with open(path, "ab") as f:
+        f.write(b'{"torn')
+    event = w.append("note", {"text": "two"})
+    assert event["seq"] == 2
+    assert [e["data"]["text"] for e in read_events(path)] == ["one", "two"]
+    assert (path.parent / "transcript.jsonl.torn-1").read_bytes() == b'{"torn'
+
+
+def test_a_bad_line_in_the_middle_stops_with_file_line_and_problem(path):
+    w = writer(path)
+    for i in range(3):
+        w.append("note", {"text": str(i)})
+    lines = path.read_bytes().splitlines(keepends=True)
+    lines[1] = b"this is not json\n"
+    path.write_bytes(b"".join(lines))
+    with pytest.raises(TranscriptError, match=r"transcript\.jsonl:2: not valid JSON"):
+        list(read_events(path))
+
+
+def test_a_gap_in_seq_is_named(path):
+    w = writer(path)
+    for i in range(3):
+        w.append("note", {"text": str(i)})
+    lines = path.read_bytes().splitlines(keepends=True)
+    path.write_bytes(lines[0] + lines[2])
+    with pytest.raises(TranscriptError, match=r":2: seq 3 where 2 was expected"):
+        list(read_events(path))
+
+
+def test_missing_and_empty_files_read_as_empty(path):
+    assert list(read_events(path)) == []
+    path.parent.mkdir(parents=True)
+    path.write_bytes(b"")
+    assert list(read_events(path)) == []
+    assert replay_file(path).events == 0
+
+
+def test_unknown_kinds_from_a_newer_version_are_read_and_skipped_by_replay(path):
+    w = writer(path)
+    w.append("goal", {"pitch": "snake"}, from_="user")
+    line = json.loads(path.read_text().splitlines()[0])
+    line.update(seq=2, id=line["id"][:-1] + "Z", kind="hologram.render", v=9, data={"anything": True})
+    with open(path, "a") as f:
+        f.write(json.dumps(line) + "\n")
+    state = replay_file(path)
+    assert state.unknown == 1 and state.goal["pitch"] == "snake"
+    with pytest.raises(TranscriptError):  # strict validation names it
+        list(read_events(path, validate=True))
+
+
+def test_cursor_reads_only_new_complete_lines(path):
+    w = writer(path)
+    w.append("note", {"text": "a"})
+    cursor = Cursor(path)
+    assert [e["seq"] for e in cursor.read_new()] == [1]
+    assert cursor.read_new() == []
+    w.append("note", {"text": "b"})
+    with open(path, "ab") as f:
+        f.write(b'{"half')
+    assert [e["seq"] for e in cursor.read_new()] == [2]
+
+
+DISK_FULL = textwrap.dedent("""
+    import resource, signal, sys
+    from pathlib import Path
+    from crumb.store.writer import TranscriptWriter
+    from crumb.store.reader import TranscriptError
+    signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+    w = TranscriptWriter(Path(sys.argv[1]), sys.argv[2], fsync="never")
+    w.append("note", {"text": "fits"})
+    size = Path(sys.argv[1]).stat().st_size
+    resource.setrlimit(resource.RLIMIT_FSIZE, (size + 40, size + 40))
+    try:
+        w.append("note", {"text": "y" * 500})
+    except TranscriptError as err:
+        print("REFUSED", err)
+""")
+
+
+def test_disk_full_leaves_no_half_line_and_says_so(path):
+    out = subprocess.run([sys.executable, "-c", DISK_FULL, str(path), SESSION], capture_output=True, text=True, timeout=60)
+    assert "REFUSED" in out.stdout and "nothing written" in out.stdout, out.stderr
+    assert path.read_bytes().endswith(b"\n")
+    assert [e["data"]["text"] for e in read_events(path)] == ["fits"]
