@@ -15,7 +15,6 @@ from pathlib import Path
 from typing import Any
 
 import click
-import orjson
 from ulid import ULID
 
 from crumb.daemon.files import drop_inbox_file
@@ -263,7 +262,7 @@ def tail(ctx: click.Context, session: str, follow_: bool, lines: int, as_json: b
 
     def show(event: dict[str, Any], state: SessionState | None = None) -> None:
         if as_json:
-            click.echo(orjson.dumps(event).decode())
+            click.echo(json.dumps(event, ensure_ascii=False))
         else:
             click.echo(f"{event['seq']:>5} {event['ts'][11:19]} {event['from']:<10} {event['kind']:<16} {event.get('body', '')}")
 

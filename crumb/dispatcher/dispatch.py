@@ -8,6 +8,7 @@ seq order because only the daemon's loop reduces.
 
 from __future__ import annotations
 
+import json
 import logging
 import shutil
 import threading
@@ -207,9 +208,7 @@ class Dispatcher:
     @staticmethod
     def _prepare_verifier(work: Path, effect: Effect, sdir: Path) -> None:
         """The Verifier sees its projected input and a copy of the game: nothing else of the session."""
-        import orjson
-
-        (work / "input.json").write_bytes(orjson.dumps(effect["input"], option=orjson.OPT_INDENT_2))
+        (work / "input.json").write_text(json.dumps(effect["input"], indent=2, ensure_ascii=False), encoding="utf-8")
         manifest = (effect["input"].get("build") or {}).get("manifest") or {}
         game = sdir / manifest.get("dir", "artifacts/game")
         if game.is_dir() and not (work / "game").exists():

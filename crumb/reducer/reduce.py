@@ -13,7 +13,7 @@ Effect kinds
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import datetime, timedelta, timezone
 from typing import Any
 
 from crumb.protocol.events import ACTORS, KINDS
@@ -68,83 +68,133 @@ def reduce(state: SessionState, event: Event) -> tuple[SessionState, list[Effect
 
 
 def apply(state: SessionState, event: Event) -> list[Effect]:
-    """Reduce in place (for folds that own their state); returns the effects to dispatch."""
-    ctx = _Ctx(event)
+    """Reduce in place (for folds that own their state); returns the effects to dispatch.
+
+    This is replay's hot path: an event that routes nothing (progress, notes, started) costs a
+    handful of dict look-ups and creates no objects.
+    """
     kind = event.get("kind")
-    data = event.get("data")
-    if not isinstance(data, dict):
-        data = {}
     state.last_seq = event.get("seq", state.last_seq)
     state.events += 1
-    if not state.session:
-        state.session = event.get("session", "")
-    _account(state, event)
+    ts = event.get("ts")
+    if type(ts) is str:
+        if len(ts) != _TS_LEN:
+            ts = _canonical(ts)
+        if ts is not None:
+            if state.started_at is None:
+                state.started_at = ts
+            state.last_ts = ts
+    meta = event.get("meta")
+    usage = _add_usage(state, meta) if meta and kind != "done" else False
     if kind not in KINDS:
         state.unknown += 1
         return []
 
+    ctx: _Ctx | None = None
     effect_id = event.get("effect")
     effect = state.pending.get(effect_id) if effect_id is not None else None
-    if effect_id is not None and (effect is None or kind not in effect.get("closes", ())):
+    if effect_id is not None and (effect is None or kind not in effect["closes"]):
         if kind not in AUX_KINDS:
             state.duplicates += 1  # a result for an effect already closed, or never issued
             return []
-        _aux(state, kind, data)
-    elif effect is not None:
-        del state.pending[effect_id]
-        _on_result(state, ctx, effect, kind, data)
-    elif state.done is not None:
-        _after_done(state, ctx, kind, data)
+        if kind in _AUX_WITH_STATE:
+            _aux(state, kind, _data(event))
     else:
-        handler = _HANDLERS.get(kind)
-        if handler is not None:
-            handler(state, ctx, data)
-    if state.done is None and not state.finishing:
-        _check_usage_budgets(state, ctx)
-    return ctx.effects
+        ctx = _Ctx(event)
+        if not state.session:
+            state.session = event.get("session", "")
+        if effect is not None:
+            del state.pending[effect_id]
+            _on_result(state, ctx, effect, kind, _data(event))
+        elif state.done is not None:
+            _after_done(state, ctx, kind, _data(event))
+        else:
+            handler = _HANDLERS.get(kind)
+            if handler is not None:
+                handler(state, ctx, _data(event))
+    wall = state.wall_check is not None and ts is not None and ts >= state.wall_check
+    if (usage or wall) and state.done is None and not state.finishing:
+        ctx = ctx or _Ctx(event)
+        _check_usage_budgets(state, ctx, usage=usage, wall=wall)
+    return ctx.effects if ctx is not None else []
+
+
+def _data(event: Event) -> dict[str, Any]:
+    data = event.get("data")
+    return data if type(data) is dict else {}
+
+
+_AUX_WITH_STATE = frozenset({"spec.update", "error"})
 
 
 # ====================================================================== bookkeeping
 
+_TS_LEN = len("2026-01-01T00:00:00.000000Z")
 
-def _account(state: SessionState, event: Event) -> None:
-    ts = event.get("ts")
-    if isinstance(ts, str):
-        try:
-            when = _ts(ts)
-        except ValueError:
-            when = None
-        if when is not None:
-            if state.started_at is None:
-                state.started_at = ts
-            state.last_ts = ts
-            state.elapsed_s = max(state.elapsed_s, (when - _ts(state.started_at)).total_seconds())
-    meta = event.get("meta")
-    if isinstance(meta, dict) and event.get("kind") != "done":
-        tokens = (meta.get("tokens_in") or 0) + (meta.get("tokens_out") or 0)
-        if isinstance(tokens, int) and tokens > 0:
-            state.tokens += tokens
-        cost = meta.get("cost_usd")
-        if isinstance(cost, (int, float)) and cost > 0:
-            state.cost_usd += float(cost)
+
+def _iso(when: datetime) -> str:
+    """The one timestamp format of a transcript: ISO 8601, UTC, microseconds, 'Z' (sorts as text)."""
+    return when.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+
+
+def _canonical(ts: str) -> str | None:
+    try:
+        return _iso(_ts(ts))
+    except ValueError:
+        return None
+
+
+def _add_usage(state: SessionState, meta: Any) -> bool:
+    if type(meta) is not dict:
+        return False
+    changed = False
+    tokens = (meta.get("tokens_in") or 0) + (meta.get("tokens_out") or 0)
+    if type(tokens) is int and tokens > 0:
+        state.tokens += tokens
+        changed = True
+    cost = meta.get("cost_usd")
+    if type(cost) in (int, float) and cost > 0:
+        state.cost_usd += float(cost)
+        changed = True
+    return changed
+
+
+def _set_limits(state: SessionState) -> None:
+    """Budget limits and the wall-clock check points, as timestamps comparable as text."""
+    budgets = state.settings.get("budgets") or {}
+    state.limits = {k: float(v) for k, v in budgets.items() if k != "warn_at"}
+    state.limits.update(state.budget_overrides)
+    state.wall_check = None
+    wall = state.limits.get("wall_s")
+    if wall is not None and state.started_at is not None:
+        start = _ts(state.started_at)
+        warn_at = float(budgets.get("warn_at", 0.8))
+        at = wall if "wall_s" in state.warned else wall * warn_at
+        state.wall_check = _iso(start + timedelta(seconds=at))
 
 
 def _limit(state: SessionState, name: str) -> float:
-    return state.budget_limits().get(name, float("inf"))
+    return state.limits.get(name, float("inf"))
 
 
-def _check_usage_budgets(state: SessionState, ctx: _Ctx) -> None:
+def _check_usage_budgets(state: SessionState, ctx: _Ctx, *, usage: bool, wall: bool) -> None:
     warn_at = float(state.settings.get("budgets", {}).get("warn_at", 0.8))
-    used = {"tokens": float(state.tokens), "cost_usd": state.cost_usd, "wall_s": state.elapsed_s}
-    for name in BUDGETS_BY_USAGE:
+    used: dict[str, float] = {}
+    if usage:
+        used["tokens"], used["cost_usd"] = float(state.tokens), state.cost_usd
+    if wall:
+        used["wall_s"] = state.elapsed_s()
+    for name, value in used.items():
         limit = _limit(state, name)
-        if used[name] >= limit:
-            _finish(state, ctx, "budget", f"{name}: used {used[name]:g} of {limit:g}")
+        if value >= limit:
+            _finish(state, ctx, "budget", f"{name}: used {value:g} of {limit:g}")
             return
-        if used[name] >= warn_at * limit and name not in state.warned:
+        if value >= warn_at * limit and name not in state.warned:
             state.warned.append(name)
-            _record(state, ctx, "budget.warning", {"budget": name, "used": used[name], "limit": limit},
-                    body=f"{name} at {used[name]:g} of {limit:g}")
+            _record(state, ctx, "budget.warning", {"budget": name, "used": value, "limit": limit},
+                    body=f"{name} at {value:g} of {limit:g}")
+            if name == "wall_s":
+                _set_limits(state)
 
 
 def _remember_error(state: SessionState, message: str) -> None:
@@ -450,6 +500,7 @@ def _on_session_start(state: SessionState, ctx: _Ctx, data: dict[str, Any]) -> N
     state.preset = data.get("preset", "local")
     state.seed = int(data.get("seed", 1))
     state.fault = data.get("fault")
+    _set_limits(state)
 
 
 def _on_goal(state: SessionState, ctx: _Ctx, data: dict[str, Any]) -> None:
@@ -574,13 +625,14 @@ def _on_redo(state: SessionState, ctx: _Ctx, data: dict[str, Any]) -> None:
 
 def _on_budget(state: SessionState, ctx: _Ctx, data: dict[str, Any]) -> None:
     name = str(data.get("name"))
-    known = [k for k in state.budget_limits()]
+    known = list(state.limits)
     if name not in known:
         _refuse(state, ctx, f"unknown budget {name!r}; known budgets: {', '.join(known)}")
         return
     state.budget_overrides[name] = float(data.get("value", 0))
     if name in BUDGETS_BY_USAGE and name in state.warned:
         state.warned.remove(name)
+    _set_limits(state)
 
 
 def _on_status(state: SessionState, ctx: _Ctx, data: dict[str, Any]) -> None:

@@ -8,10 +8,11 @@ from __future__ import annotations
 
 import copy
 import hashlib
+from datetime import datetime
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-import orjson
+import msgspec
 
 HISTORY = 50  # verdicts, errors and steering messages kept per session
 
@@ -63,10 +64,11 @@ class SessionState:
     tokens: int = 0
     cost_usd: float = 0.0
     budget_overrides: dict[str, float] = field(default_factory=dict)
+    limits: dict[str, float] = field(default_factory=dict)
     warned: list[str] = field(default_factory=list)
     started_at: str | None = None
     last_ts: str | None = None
-    elapsed_s: float = 0.0
+    wall_check: str | None = None
 
     last_seq: int = 0
     events: int = 0
@@ -82,7 +84,7 @@ class SessionState:
 
     def state_hash(self) -> str:
         """Same transcript → same hash, in any process, on any day."""
-        return hashlib.sha256(orjson.dumps(self.to_dict(), option=orjson.OPT_SORT_KEYS)).hexdigest()
+        return hashlib.sha256(msgspec.json.encode(self.to_dict(), order="sorted")).hexdigest()
 
     # ------------------------------------------------------------ views for people
 
@@ -91,9 +93,14 @@ class SessionState:
         return STAGE_OF_PHASE.get(self.phase)
 
     def budget_limits(self) -> dict[str, float]:
-        limits = {k: float(v) for k, v in self.settings.get("budgets", {}).items() if k != "warn_at"}
-        limits.update(self.budget_overrides)
-        return limits
+        return dict(self.limits)
+
+    def elapsed_s(self) -> float:
+        """Wall time so far, from event timestamps (never the clock)."""
+        if self.started_at is None or self.last_ts is None:
+            return 0.0
+        start = datetime.fromisoformat(self.started_at)
+        return max(0.0, (datetime.fromisoformat(self.last_ts) - start).total_seconds())
 
     def budget_use(self) -> dict[str, dict[str, float]]:
         used = {
@@ -102,7 +109,7 @@ class SessionState:
             "verifies": float(self.verifies),
             "tokens": float(self.tokens),
             "cost_usd": round(self.cost_usd, 6),
-            "wall_s": round(self.elapsed_s, 3),
+            "wall_s": round(self.elapsed_s(), 3),
         }
         limits = self.budget_limits()
         return {k: {"used": v, "limit": limits.get(k, 0.0)} for k, v in used.items()}

@@ -16,7 +16,7 @@ from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any, Literal
 
-import orjson
+import msgspec
 from pydantic import BaseModel, ValidationError
 from ulid import ULID
 
@@ -104,7 +104,7 @@ class TranscriptWriter:
         with self.locked() as fd:
             repair_locked(self.path, fd)
             last = last_line(fd)
-            prev = orjson.loads(last) if last else None
+            prev = msgspec.json.decode(last) if last else None
             if prev is not None and prev.get("session") != self.session:
                 raise TranscriptError(f"{self.path}: belongs to session {prev.get('session')!r}, not {self.session!r}")
             when = now or datetime.now(timezone.utc)
@@ -132,7 +132,7 @@ class TranscriptWriter:
                 raise AppendRefused(_describe(err, kind)) from None
             written = model.model_dump(mode="json", by_alias=True, exclude_none=True)
             written["ts"] = event["ts"]
-            line = orjson.dumps(written) + b"\n"
+            line = msgspec.json.encode(written) + b"\n"
             self._write_line(fd, line)
             return written
 

@@ -69,7 +69,7 @@ class Sim:
         self.seq += 1
         self.now += timedelta(seconds=advance_s)
         event = {
-            "v": 1, "seq": self.seq, "id": str(ULID.from_datetime(self.now)), "ts": self.now.isoformat().replace("+00:00", "Z"),
+            "v": 1, "seq": self.seq, "id": str(ULID.from_datetime(self.now)), "ts": self.now.strftime("%Y-%m-%dT%H:%M:%S.%fZ"),
             "session": self.state.session or "01JSESSION0000000000000000", "kind": kind, "from": from_,
             "effect": effect, "body": "", "data": data or {}, "meta": meta or {},
         }

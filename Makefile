@@ -1,0 +1,63 @@
+# CRUMB — every target sets up what it needs first. `make help` lists them.
+SHELL := /bin/bash
+PY ?= $(shell command -v python3.11 || command -v python3)
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.crumb-installed
+CRUMB := $(BIN)/crumb --root .
+PITCH ?= 60-second match-3 with combo bonus
+PYTEST_ARGS ?=
+
+.DEFAULT_GOAL := help
+.PHONY: help setup browser demo watch pitch steer replay status studio test bench chaos clean
+
+help: ## list the targets
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-10s %s\n", $$1, $$2}'
+
+$(STAMP): pyproject.toml
+	@$(PY) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "CRUMB needs Python 3.11 or newer: install python3.11 and run make again")'
+	@test -x $(BIN)/python || $(PY) -m venv $(VENV) || { echo "make: cannot create $(VENV): on Debian run 'apt-get install -y python3-venv' and try again"; exit 1; }
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	@touch $(STAMP)
+
+browser: $(STAMP) ## find a Chromium for QA, installing one when none is found
+	@$(BIN)/python -m crumb.qa.browser --ensure
+
+setup: $(STAMP) browser ## create .venv, install CRUMB and a browser
+
+demo: setup ## pitch "60-second match-3 with combo bonus" on the offline studio and run it to the end
+	@$(CRUMB) run "$(PITCH)"
+
+watch: setup ## run the daemon on this folder (drop files into inbox/ to pitch)
+	$(CRUMB) watch
+
+pitch: setup ## pitch a game: make pitch PITCH="..."
+	$(CRUMB) pitch "$(PITCH)"
+
+steer: setup ## steer a session: make steer SESSION=... MSG="..."
+	@test -n "$(SESSION)" -a -n "$(MSG)" || { echo 'usage: make steer SESSION=<id> MSG="make it red"'; exit 2; }
+	$(CRUMB) steer "$(SESSION)" "$(MSG)"
+
+replay: setup ## rebuild a session's state from its transcript: make replay SESSION=...
+	@test -n "$(SESSION)" || { echo 'usage: make replay SESSION=<id>'; exit 2; }
+	$(CRUMB) replay "$(SESSION)"
+
+status: setup ## where a session stands: make status SESSION=...
+	@test -n "$(SESSION)" || { echo 'usage: make status SESSION=<id>'; exit 2; }
+	$(CRUMB) status "$(SESSION)"
+
+studio: setup ## open the web Studio on 127.0.0.1:7321
+	$(CRUMB) studio
+
+test: setup ## run the whole test suite (real Chromium, real files, real processes)
+	$(BIN)/python -m pytest $(PYTEST_ARGS)
+
+bench: setup ## run the benchmarks under bench/ and print figures with their baselines
+	@for b in bench/*.py; do echo "== $$b"; $(BIN)/python $$b || exit 1; done
+
+chaos: setup ## the long chaos run: many sessions, dozens of SIGKILLs, then every check
+	$(BIN)/python -m pytest tests/chaos -m chaos_long -p no:randomly -q $(PYTEST_ARGS)
+
+clean: ## remove the virtualenv (sessions and inbox files are kept)
+	rm -rf $(VENV) *.egg-info

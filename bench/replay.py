@@ -1,0 +1,131 @@
+"""Replay speed: validate + reduce a 1,000,000-event transcript, beside bare orjson decoding of it.
+
+Target: replay ≥ 0.5 × decode-only speed, with memory flat in transcript length.
+Usage: .venv/bin/python bench/replay.py [--events N]
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import resource
+import sys
+import time
+from datetime import datetime, timedelta, timezone
+from pathlib import Path
+
+import orjson
+from ulid import ULID
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from crumb.reducer.reduce import apply, initial_state  # noqa: E402
+from crumb.reducer.replay import replay_file  # noqa: E402
+from crumb.settings import Settings  # noqa: E402
+from tests.core.sim import judge_data, manifest, qa_data, spec_data  # noqa: E402
+
+OUT = Path(__file__).resolve().parent / "out"
+SESSION = "01JBENCHSESSION00000000000"
+
+
+def generate(path: Path, n: int) -> None:
+    """A long but realistic session: many fix rounds, each with progress, build, QA, verdict, audit."""
+    settings = Settings().merged({"budgets": {"fixes": 10**9, "verifies": 10**9, "wall_s": 10**9,
+                                              "tokens": 10**12, "cost_usd": 10**9}}).model_dump(mode="json")
+    state = initial_state(SESSION)
+    now = datetime(2026, 1, 1, tzinfo=timezone.utc)
+    seq = 0
+    with open(path, "wb") as f:
+        def emit(kind: str, data: dict, *, effect: str | None = None, frm: str = "dispatcher", body: str = "",
+                 meta: dict | None = None) -> list[dict]:
+            nonlocal seq, now
+            seq += 1
+            now += timedelta(milliseconds=7)
+            ev = {"v": 1, "seq": seq, "id": str(ULID.from_datetime(now)), "ts": now.isoformat().replace("+00:00", "Z"),
+                  "session": SESSION, "kind": kind, "from": frm, "effect": effect, "body": body, "data": data,
+                  "meta": meta or {}}
+            f.write(orjson.dumps(ev) + b"\n")
+            return apply(state, ev)
+
+        emit("session.start", {"settings": settings, "bindings": {}, "preset": "local", "seed": 1}, frm="daemon")
+        emit("goal", {"pitch": "60-second match-3 with combo bonus"}, frm="user")
+        rnd = 0
+        while seq < n:
+            for effect in list(state.pending.values()):
+                if seq >= n:
+                    break
+                eid = effect["id"]
+                if effect["kind"] == "record":
+                    emit(effect["event"]["kind"], effect["event"]["data"], effect=eid)
+                    continue
+                actor = effect.get("actor")
+                if actor == "qa":
+                    emit("qa.result", qa_data(rnd % 3 != 0), effect=eid, frm="qa", body="QA result")
+                    continue
+                emit("effect.started", {"effect_id": eid, "kind": "run_actor", "actor": actor}, effect=eid,
+                     body=f"{actor} started")
+                for i in range(12):
+                    emit("progress", {"effect_id": eid, "actor": actor, "message": f"edited game.js (step {i})",
+                                      "tool": "Edit", "files": ["game.js"]}, effect=eid, frm=actor)
+                usage = {"harness": "claude", "model": "sonnet", "tokens_in": 1800, "tokens_out": 600, "cost_usd": 0.01}
+                if actor == "planner":
+                    emit("spec", spec_data("match3", 5), effect=eid, frm="planner", body="spec", meta=usage)
+                elif actor == "builder":
+                    rnd += 1
+                    emit("build", {"manifest": manifest(5), "notes": ["round"]}, effect=eid, frm="builder", body="build",
+                         meta=usage)
+                elif actor == "verifier":
+                    emit("judge.score", judge_data("FAIL", "Minor", 2.5), effect=eid, frm="verifier", body="FAIL 2.5",
+                         meta=usage)
+                if rnd % 5 == 0 and seq < n:
+                    emit("user.note", {"text": "looking good, keep going"}, frm="user", body="note")
+
+
+def rss_mb() -> float:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--events", type=int, default=1_000_000)
+    args = ap.parse_args()
+    OUT.mkdir(exist_ok=True)
+    path = OUT / f"replay-{args.events}.jsonl"
+    if not path.exists() or sum(1 for _ in open(path, "rb")) != args.events:
+        t = time.perf_counter()
+        generate(path, args.events)
+        print(f"generated {args.events:,} events ({path.stat().st_size / 1e6:.0f} MB) in {time.perf_counter() - t:.1f}s")
+
+    gc.collect()
+    t = time.perf_counter()
+    with open(path, "rb") as f:
+        for line in f:
+            orjson.loads(line)
+    decode = args.events / (time.perf_counter() - t)
+
+    rss_before = rss_mb()
+    t = time.perf_counter()
+    state = replay_file(path)
+    replay = args.events / (time.perf_counter() - t)
+    rss_after = rss_mb()
+
+    half = OUT / "replay-half.jsonl"
+    with open(path, "rb") as src, open(half, "wb") as dst:
+        for i, line in enumerate(src):
+            if i >= args.events // 2:
+                break
+            dst.write(line)
+    half_state_bytes = len(orjson.dumps(replay_file(half).to_dict()))
+    full_state_bytes = len(orjson.dumps(state.to_dict()))
+    half.unlink()
+
+    print(f"decode only (orjson)      {decode:>12,.0f} events/s   (baseline)")
+    print(f"replay (check + reduce)   {replay:>12,.0f} events/s")
+    print(f"ratio replay/decode       {replay / decode:>12.2f}   (target >= 0.5)")
+    print(f"state size at {args.events // 2:,} / {args.events:,} events: {half_state_bytes:,} / {full_state_bytes:,} bytes")
+    print(f"peak RSS growth during replay: {rss_after - rss_before:.1f} MB (memory flat in transcript length)")
+    print(f"final state: phase {state.phase}, round {state.round}, {state.events:,} events")
+
+
+if __name__ == "__main__":
+    main()
