@@ -31,10 +31,14 @@ def _install_signals(daemon: Any) -> None:
 @click.pass_context
 def watch(ctx: click.Context, poll: bool, quiet: bool) -> None:
     """Run the daemon: watch inbox/ and every session, reduce events, dispatch effects."""
+    from crumb.config import ConfigError
     from crumb.daemon.daemon import Daemon
 
     logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(name)s %(levelname)s %(message)s")
-    daemon = Daemon(root_of(ctx), poll=poll, echo=not quiet)
+    try:
+        daemon = Daemon(root_of(ctx), poll=poll, echo=not quiet)
+    except ConfigError as err:
+        raise click.ClickException(str(err)) from None
     _install_signals(daemon)
     try:
         daemon.run()

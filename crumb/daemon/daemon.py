@@ -20,6 +20,7 @@ from typing import Any
 
 from ulid import ULID
 
+from crumb.config import load_settings
 from crumb.daemon import files, grammar
 from crumb.daemon.lock import DaemonLock
 from crumb.dispatcher.dispatch import Dispatcher, spec_markdown
@@ -72,6 +73,7 @@ class Daemon:
         workers: int = 8,
     ) -> None:
         self.root = root.resolve()
+        self.settings = load_settings(self.root)
         self.poll = poll
         self.stop_when = stop_when
         self.echo = echo
@@ -96,7 +98,7 @@ class Daemon:
                 d.mkdir(parents=True, exist_ok=True)
             for session in sorted(paths.list_sessions(self.root)):
                 self._load(session)
-            self.watcher = Watcher(self.root, poll=self.poll)
+            self.watcher = Watcher(self.root, poll=self.poll, settle_ms=self.settings.inbox.settle_ms)
             self.watcher.start()
             pump = threading.Thread(target=self._pump, name="crumb-watch-pump", daemon=True)
             pump.start()
@@ -213,30 +215,34 @@ class Daemon:
     # ------------------------------------------------------------ inbox: pitches
 
     def _read(self, path: Path) -> files.InboxRead | files.InboxReject | None:
-        max_bytes = 65_536
-        return files.read_inbox_file(path, max_bytes=max_bytes)
+        return files.read_inbox_file(path, max_bytes=self.settings.inbox.max_bytes)
+
+    def _reject_pitch(self, path: Path, message: str) -> None:
+        """A pitch that cannot start a session is kept in inbox/rejected/ with a .why.txt beside it."""
+        inbox = paths.inbox_dir(self.root)
+        kept = files.archive(path, inbox / "rejected") if (path.exists() or path.is_symlink()) else path
+        kept.with_name(kept.name + ".why.txt").write_text(message + "\n", encoding="utf-8")
+        self._say(f"pitch {path.name} rejected: {message} (kept as {kept.relative_to(self.root)})")
 
     def _consume_pitch(self, path: Path) -> None:
         got = self._read(path)
         if got is None:
             return
-        inbox = paths.inbox_dir(self.root)
         if isinstance(got, files.InboxReject):
-            kept = files.archive(path, inbox / "rejected") if path.exists() or path.is_symlink() else path
-            kept.with_name(kept.name + ".why.txt").write_text(got.message + "\n", encoding="utf-8")
-            self._say(f"pitch {path.name} rejected: {got.message} (kept as {kept.relative_to(self.root)})")
+            self._reject_pitch(path, got.message)
             return
         st = path.lstat()
         source = got.source.model_copy(update={"stamp": f"{st.st_ino}:{st.st_mtime_ns}"})
         try:
             req = grammar.parse_pitch(got.text)
         except ValueError as err:
-            kept = files.archive(path, inbox / "rejected")
-            kept.with_name(kept.name + ".why.txt").write_text(f"{err}\n", encoding="utf-8")
-            self._say(f"pitch {path.name} rejected: {err}")
+            self._reject_pitch(path, str(err))
             return
-        session = req.session if req.session and paths.SESSION_ID.match(req.session.upper()) else None
-        session = session.upper() if session else pitch_session_id(source, st.st_mtime_ns)
+        if req.session and not paths.SESSION_ID.match(req.session.upper()):
+            self._reject_pitch(path, f"session {req.session[:40]!r} in the front matter is not a ULID "
+                                     "(26 characters, as `crumb pitch` makes): drop that line to start a new session")
+            return
+        session = req.session.upper() if req.session else pitch_session_id(source, st.st_mtime_ns)
         live = self.sessions.get(session) or self._load(session)
         key = _source_key(source.model_dump(), None)
         if live is None or key not in live.sources:

@@ -1,0 +1,122 @@
+"""A real daemon on a temporary root: real watchdog, real files, real Chromium for QA."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from crumb.daemon.daemon import Daemon
+from crumb.reducer.replay import replay_file
+from crumb.reducer.state import SessionState
+from crumb.store import paths
+from crumb.store.reader import read_events
+
+
+def wait_for(cond: Callable[[], Any], timeout: float = 60, what: str = "condition") -> Any:
+    """Poll a condition with a deadline (a check, not a sleep for synchronisation)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        value = cond()
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out after {timeout}s waiting for {what}")
+        time.sleep(0.02)
+
+
+@pytest.fixture(scope="session")
+def qa_runner() -> Iterator[Any]:
+    from crumb.qa import QARunner
+
+    runner = QARunner()
+    yield runner
+    runner.close()
+
+
+class RunningDaemon:
+    def __init__(self, root: Path, qa_runner: Any, **kw: Any) -> None:
+        self.root = root
+        self.daemon = Daemon(root, qa_runner=qa_runner, echo=False, **kw)
+        self.thread = threading.Thread(target=self.daemon.run, daemon=True)
+
+    def __enter__(self) -> RunningDaemon:
+        self.thread.start()
+        wait_for(lambda: self.daemon.ready.is_set() or not self.thread.is_alive(), 30, "daemon ready")
+        assert self.thread.is_alive(), "the daemon did not start"
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.daemon.dispatcher._qa = None  # the shared runner outlives this daemon
+        self.daemon.stop()
+        self.thread.join(timeout=60)
+
+
+@pytest.fixture
+def root(tmp_path: Path) -> Path:
+    r = tmp_path / "root"
+    (r / "inbox").mkdir(parents=True)
+    return r
+
+
+@pytest.fixture
+def daemon(root: Path, qa_runner: Any) -> Iterator[RunningDaemon]:
+    with RunningDaemon(root, qa_runner) as d:
+        yield d
+
+
+def sessions(root: Path) -> list[str]:
+    return paths.list_sessions(root)
+
+
+def state(root: Path, session: str) -> SessionState:
+    return replay_file(paths.transcript_path(root, session))
+
+
+def events(root: Path, session: str, kind: str | None = None) -> list[dict[str, Any]]:
+    return [e for e in read_events(paths.transcript_path(root, session)) if kind is None or e["kind"] == kind]
+
+
+def wait_done(root: Path, session: str, timeout: float = 120) -> SessionState:
+    return wait_for(lambda: (s := state(root, session)).done is not None and s, timeout, f"{session} done")
+
+
+def drop(folder: Path, name: str, text: str) -> Path:
+    """Save a file the way most tools do: write a temp name, then rename onto the target."""
+    folder.mkdir(parents=True, exist_ok=True)
+    tmp = folder / f".{name}.tmp"
+    tmp.write_text(text, encoding="utf-8")
+    os.replace(tmp, folder / name)
+    return folder / name
+
+
+def crumb(root: Path, *args: str, timeout: float = 120, **kw: Any) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "crumb", "--root", str(root), *args], capture_output=True, text=True,
+                          timeout=timeout, **kw)
+
+
+def start_watch(root: Path) -> subprocess.Popen[str]:
+    proc = subprocess.Popen([sys.executable, "-m", "crumb", "--root", str(root), "watch", "-q"],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    from crumb.daemon.lock import daemon_status
+
+    wait_for(lambda: daemon_status(root)["running"] or proc.poll() is not None, 30, "daemon lock")
+    assert proc.poll() is None, proc.stderr.read() if proc.stderr else ""
+    return proc
+
+
+def kill9(proc: subprocess.Popen[str]) -> None:
+    """SIGKILL the daemon and everything it started (its process group): a crash, not a shutdown."""
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
+    proc.wait(timeout=30)
