@@ -103,14 +103,28 @@ def crumb(root: Path, *args: str, timeout: float = 120, **kw: Any) -> subprocess
                           timeout=timeout, **kw)
 
 
-def start_watch(root: Path) -> subprocess.Popen[str]:
+def start_watch(root: Path, env: dict[str, str] | None = None) -> subprocess.Popen[str]:
     proc = subprocess.Popen([sys.executable, "-m", "crumb", "--root", str(root), "watch", "-q"],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, start_new_session=True)
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, start_new_session=True,
+                            env={**os.environ, **(env or {})})
     from crumb.daemon.lock import daemon_status
 
     wait_for(lambda: daemon_status(root)["running"] or proc.poll() is not None, 30, "daemon lock")
     assert proc.poll() is None, proc.stderr.read() if proc.stderr else ""
     return proc
+
+
+def tagged_processes(tag: str) -> list[int]:
+    """Processes carrying an environment marker: everything a daemon started inherits it."""
+    found = []
+    for pid in os.listdir("/proc"):
+        if pid.isdigit():
+            try:
+                if tag.encode() in Path(f"/proc/{pid}/environ").read_bytes():
+                    found.append(int(pid))
+            except OSError:
+                continue
+    return found
 
 
 def kill9(proc: subprocess.Popen[str]) -> None:
