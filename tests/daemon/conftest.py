@@ -33,15 +33,6 @@ def wait_for(cond: Callable[[], Any], timeout: float = 60, what: str = "conditio
         time.sleep(0.02)
 
 
-@pytest.fixture(scope="session")
-def qa_runner() -> Iterator[Any]:
-    from crumb.qa import QARunner
-
-    runner = QARunner()
-    yield runner
-    runner.close()
-
-
 class RunningDaemon:
     def __init__(self, root: Path, qa_runner: Any, **kw: Any) -> None:
         self.root = root
