@@ -8,9 +8,9 @@ seq order because only the daemon's loop reduces.
 
 from __future__ import annotations
 
-import json
 import logging
 import shutil
+import tempfile
 import threading
 import time
 import traceback
@@ -21,6 +21,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from crumb.actors.harness.verifier_dir import prepare_verifier_dir
 from crumb.actors.base import ActorError, ActorRequest, ActorResult, Adapter, Binding, Limits, ProgressUpdate
 from crumb.dispatcher.manifest import measure
 from crumb.protocol.events import Meta, ResearchEvidence, ResearchPlan
@@ -32,7 +33,6 @@ from crumb.store.writer import TranscriptWriter
 log = logging.getLogger("crumb.dispatcher")
 
 Effect = dict[str, Any]
-PROGRESS_MIN_INTERVAL_S = 1.0
 
 
 def get_adapter(name: str) -> Adapter:
@@ -199,25 +199,24 @@ class Dispatcher:
                 game.rename(history / f"round-{n}")
             game.mkdir(parents=True, exist_ok=True)
             return game
+        if actor == "verifier":
+            # outside the session folder: the Verifier cannot walk up to the transcript or earlier scores
+            manifest = (effect["input"].get("build") or {}).get("manifest") or {}
+            base = Path(tempfile.gettempdir()) / "crumb-verify" / f"{session}-{effect['id'].replace('.', '-')}"
+            return prepare_verifier_dir(base, effect["input"], sdir / manifest.get("dir", "artifacts/game"))
         work = sdir / "work" / f"{actor}-{effect['id'].replace('.', '-')}"
         work.mkdir(parents=True, exist_ok=True)
-        if actor == "verifier":
-            self._prepare_verifier(work, effect, sdir)
         return work
-
-    @staticmethod
-    def _prepare_verifier(work: Path, effect: Effect, sdir: Path) -> None:
-        """The Verifier sees its projected input and a copy of the game: nothing else of the session."""
-        (work / "input.json").write_text(json.dumps(effect["input"], indent=2, ensure_ascii=False), encoding="utf-8")
-        manifest = (effect["input"].get("build") or {}).get("manifest") or {}
-        game = sdir / manifest.get("dir", "artifacts/game")
-        if game.is_dir() and not (work / "game").exists():
-            shutil.copytree(game, work / "game", symlinks=True)
 
     def _run_actor(self, session: str, effect: Effect, settings: dict[str, Any]) -> None:
         actor = effect["actor"]
-        binding = Binding.model_validate({k: v for k, v in (effect.get("binding") or {}).items()
-                                          if k in Binding.model_fields and v is not None})
+        try:
+            binding = _binding(effect.get("binding") or {})
+        except ValueError as err:  # e.g. a /swap to a harness that does not exist
+            binding = Binding(harness=str((effect.get("binding") or {}).get("harness")), origin="user")
+            bad: str | None = _one_line(err)
+        else:
+            bad = None
         sdir = paths.session_dir(self.root, session)
         log_path = sdir / "logs" / f"{effect['id'].replace('.', '-')}-{actor}.log"
         log_path.parent.mkdir(parents=True, exist_ok=True)
@@ -227,18 +226,16 @@ class Dispatcher:
         cancel = self._cancels.get(effect["id"]) or threading.Event()
         limits_cfg = settings.get("actors") or {}
         started = time.monotonic()
-        last_progress = [0.0]
 
-        def progress(update: ProgressUpdate) -> None:
-            now = time.monotonic()
-            if now - last_progress[0] < PROGRESS_MIN_INTERVAL_S:
-                return
-            last_progress[0] = now
+        def progress(update: ProgressUpdate) -> None:  # adapters throttle and merge; nothing is dropped here
             self.append(session, "progress", {"effect_id": effect["id"], "actor": actor, "message": update.message[:2000],
                                               "tool": update.tool, "files": update.files[:50]},
                         from_=actor, body=update.message[:200], effect=effect["id"])
 
+        work_dir: Path | None = None
         try:
+            if bad is not None:
+                raise ValueError(bad)
             work_dir = self._work_dir(session, effect)
             request = ActorRequest(
                 role=actor, session=session, effect_id=effect["id"], work_dir=work_dir, input=effect["input"],
@@ -263,6 +260,9 @@ class Dispatcher:
             usage = err.usage if isinstance(err, ActorError) else Meta(harness=binding.harness)
             self.append(session, "effect.failed", {**common, "error": message}, body=f"{actor} failed: {message[:150]}",
                         effect=effect["id"], meta=usage)
+        finally:
+            if actor == "verifier" and work_dir is not None:
+                shutil.rmtree(work_dir, ignore_errors=True)  # a sealed copy, made for this run only
 
     def _record_result(self, session: str, effect: Effect, actor: str, result: ActorResult, usage: Meta, work_dir: Path) -> None:
         payload = result.payload
@@ -308,6 +308,16 @@ class Dispatcher:
         tmp = target.with_name(".spec.md.crumb-tmp")
         tmp.write_text(spec_markdown(spec), encoding="utf-8")
         tmp.replace(target)
+
+
+def _binding(raw: dict[str, Any]) -> Binding:
+    """The effect's binding; a person's `/swap harness:model` gets the harness's provider defaults."""
+    if raw.get("origin") == "user" and raw.get("harness"):
+        from crumb.actors.harness.bindings import parse_spec
+
+        spec = raw["harness"] + (f":{raw['model']}" if raw.get("model") else "")
+        return parse_spec(spec, origin="user")
+    return Binding.model_validate({k: v for k, v in raw.items() if k in Binding.model_fields and v is not None})
 
 
 def _one_line(err: BaseException) -> str:

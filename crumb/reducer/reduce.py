@@ -13,6 +13,7 @@ Effect kinds
 
 from __future__ import annotations
 
+import copy
 from datetime import datetime, timedelta, timezone
 from typing import Any
 
@@ -494,8 +495,8 @@ def _on_swapped(state: SessionState, ctx: _Ctx, data: dict[str, Any]) -> None:
 
 
 def _on_session_start(state: SessionState, ctx: _Ctx, data: dict[str, Any]) -> None:
-    state.settings = data.get("settings") or {}
-    state.bindings = data.get("bindings") or {}
+    state.settings = copy.deepcopy(data.get("settings") or {})  # the state never aliases an event
+    state.bindings = copy.deepcopy(data.get("bindings") or {})
     state.adapter_index = {role: 0 for role in state.bindings}
     state.preset = data.get("preset", "local")
     state.seed = int(data.get("seed", 1))

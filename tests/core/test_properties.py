@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from hypothesis import HealthCheck, given, settings, strategies as st
@@ -97,8 +98,10 @@ def test_reducing_a_prefix_then_the_rest_equals_reducing_all(data, steps, cut):
 @given(data=st.data(), steps=st.integers(1, 40))
 def test_replay_is_deterministic_and_equals_the_live_state(tmp_path_factory, data, steps):
     sim = drive(data, steps)
+    snapshot = json.dumps(sim.events, sort_keys=True)
     first, second = replay_events(sim.events), replay_events(sim.events)
     assert first.state_hash() == second.state_hash() == sim.state.state_hash()
+    assert json.dumps(sim.events, sort_keys=True) == snapshot  # the reducer never mutates an event
 
 
 def test_reduce_never_mutates_its_input():

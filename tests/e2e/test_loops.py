@@ -16,7 +16,7 @@ from tests.daemon.conftest import crumb, drop, events, wait_done, wait_for
     ("blank", "blank"),
     ("throws", "error"),
     ("noinput", "input"),
-    ("wrongtimer", "timer"),
+    ("wrongtimer", "time"),
 ])
 def test_a_broken_first_build_fails_qa_and_the_builder_fixes_it(root, daemon, fault, finding):
     sid = crumb(root, "pitch", "60-second snake with 3 lives", "--fault", fault).stdout.strip()

@@ -1,0 +1,287 @@
+"""Which harness plays each role: CLI flag > crumb.toml > preset > ambient > fallback (local).
+
+Every Binding carries `origin`, so `crumb config show` can say why a role runs where it does.
+A role's chain is the winning binding, then its own `fallback` list, then the bindings lower
+layers would have chosen, and always ends in `local`; the circuit breaker walks it.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tomllib
+from collections.abc import Mapping
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from pydantic import ValidationError
+
+from crumb.actors.base import Binding
+from crumb.actors.harness.registry import HARNESSES
+
+ROLES: tuple[str, ...] = ("planner", "builder", "verifier", "researcher")
+#: a key that sets every role not named on its own
+ALL = ("all", "*", "default")
+CONFIG_FILE = "crumb.toml"
+PRESETS_DIR = "presets"
+#: the provider a harness talks to when the binding names none
+HARNESS_PROVIDER = {"claude": "anthropic", "codex": "openai", "gemini": "google"}
+#: env var -> the host CLI it shows we run inside (checked in this order)
+AMBIENT: tuple[tuple[str, str], ...] = (
+    ("CLAUDECODE", "claude"),
+    ("CLAUDE_CODE_ENTRYPOINT", "claude"),
+    ("CODEX_THREAD_ID", "codex"),
+    ("CODEX_CI", "codex"),
+    ("CODEX_SANDBOX_NETWORK_DISABLED", "codex"),
+    ("GEMINI_CLI", "gemini"),
+)
+
+
+# ---------------------------------------------------------------- parsing one binding
+
+
+def parse_spec(spec: str, *, origin: str) -> Binding:
+    """'harness[:model]' -> Binding. 'openai:ollama/qwen2.5-coder@http://host:11434/v1' names provider,
+    model and base URL; 'command:./tool --flag' names the command."""
+    spec = spec.strip()
+    harness, _, rest = spec.partition(":")
+    harness = harness.strip().lower()
+    if harness not in HARNESSES:
+        raise ValueError(f"unknown harness {harness!r} in {spec!r}; known: {', '.join(HARNESSES)}")
+    rest = rest.strip()
+    options: dict[str, Any] = {}
+    provider = HARNESS_PROVIDER.get(harness)
+    model: str | None = rest or None
+    if harness == "command":
+        if rest:
+            options["command"] = rest
+        model = None
+    elif harness == "openai" and rest:
+        if "@" in rest:
+            rest, _, base = rest.partition("@")
+            options["base_url"] = base.strip()
+        if "/" in rest:
+            provider, _, model = rest.partition("/")
+        else:
+            provider, model = "openai", rest
+        model = model or None
+    elif harness == "local":
+        provider, model = None, None
+    return Binding(harness=harness, provider=provider, model=model, options=options, origin=origin)
+
+
+def binding_from(value: Any, *, origin: str, where: str) -> tuple[Binding, list[Any]]:
+    """A binding and its fallback entries from a string or a TOML table."""
+    try:
+        return _binding_from(value, origin=origin, where=where)
+    except ValueError as exc:
+        message = str(exc)
+        raise ValueError(message if message.startswith(where) else f"{where}: {message}") from None
+
+
+def _binding_from(value: Any, *, origin: str, where: str) -> tuple[Binding, list[Any]]:
+    if isinstance(value, str):
+        return parse_spec(value, origin=origin), []
+    if not isinstance(value, Mapping):
+        raise ValueError(f"{where}: expected a string like 'claude:sonnet' or a table with harness = ...")
+    table = dict(value)
+    fallback = table.pop("fallback", [])
+    if isinstance(fallback, (str, Mapping)):
+        fallback = [fallback]
+    if "harness" not in table:
+        raise ValueError(f"{where}: a binding table needs harness = one of {', '.join(HARNESSES)}")
+    base = parse_spec(str(table.pop("harness")), origin=origin)
+    options = {**base.options, **dict(table.pop("options", {}) or {})}
+    for key in ("base_url", "command"):
+        if key in table:
+            options[key] = table.pop(key)
+    data = base.model_dump() | {k: v for k, v in table.items()} | {"options": options, "origin": origin}
+    if base.harness == "local":
+        data.setdefault("provider", None)
+    try:
+        return Binding.model_validate(data), list(fallback)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        field = ".".join(str(p) for p in first["loc"])
+        raise ValueError(f"{where}: {field}: {first['msg']}; allowed keys: harness, provider, model, options, fallback") from None
+
+
+# ---------------------------------------------------------------- presets and config files
+
+
+def preset_names(root: Path) -> list[str]:
+    """Presets available here: the packaged ones and any in <root>/presets/."""
+    names = {p.name[:-5] for p in _packaged().iterdir() if p.name.endswith(".toml")}
+    local = root / PRESETS_DIR
+    if local.is_dir():
+        names |= {p.stem for p in local.glob("*.toml")}
+    return sorted(names)
+
+
+def _packaged() -> Any:
+    return resources.files("crumb.actors.harness").joinpath("presets")
+
+
+def preset_path(root: Path, name: str) -> Path | None:
+    """Where a preset is read from: <root>/presets/<name>.toml wins over the packaged copy."""
+    local = root / PRESETS_DIR / f"{name}.toml"
+    if local.is_file():
+        return local
+    packaged = _packaged().joinpath(f"{name}.toml")
+    return Path(str(packaged)) if packaged.is_file() else None
+
+
+def load_preset(root: Path, name: str) -> dict[str, Any]:
+    """A preset's TOML as a dict: presets/<name>.toml in root, else the packaged copy."""
+    if not name or "/" in name or "\\" in name or name.startswith("."):
+        raise ValueError(f"bad preset name {name!r}; use one of: {', '.join(preset_names(root))}")
+    path = preset_path(root, name)
+    if path is None:
+        raise ValueError(f"no preset {name!r}; available: {', '.join(preset_names(root))} (or add presets/{name}.toml)")
+    return _read_toml(path)
+
+
+def _read_toml(path: Path) -> dict[str, Any]:
+    try:
+        return tomllib.loads(path.read_text("utf-8"))
+    except tomllib.TOMLDecodeError as exc:
+        raise ValueError(f"{path}: not valid TOML ({exc}); fix the file") from None
+    except UnicodeDecodeError as exc:
+        raise ValueError(f"{path}: not valid TOML (not UTF-8: bad byte at offset {exc.start}); fix the file") from None
+    except OSError as exc:
+        raise ValueError(f"{path}: cannot read ({exc.strerror})") from None
+
+
+def load_config(root: Path) -> dict[str, Any]:
+    """crumb.toml in root, or {} when there is none."""
+    path = root / CONFIG_FILE
+    return _read_toml(path) if path.is_file() else {}
+
+
+# ---------------------------------------------------------------- layers
+
+
+Layer = dict[str, tuple[Binding, list[Any]]]
+
+
+def _roles_layer(table: Any, *, origin: str, where: str) -> Layer:
+    if table is None:
+        return {}
+    if not isinstance(table, Mapping):
+        raise ValueError(f"{where}: [roles] must be a table of role = binding; roles: {', '.join(ROLES)}")
+    layer: Layer = {}
+    shared = None
+    for key, value in table.items():
+        if key in ALL:
+            shared = binding_from(value, origin=origin, where=f"{where}: roles.{key}")
+        elif key in ROLES:
+            layer[key] = binding_from(value, origin=origin, where=f"{where}: roles.{key}")
+        else:
+            raise ValueError(f"{where}: unknown role {key!r}; roles: {', '.join(ROLES)} (or 'all')")
+    if shared is not None:
+        for role in ROLES:
+            layer.setdefault(role, shared)
+    return layer
+
+
+def _flags_layer(flags: Mapping[str, str] | None) -> Layer:
+    layer: Layer = {}
+    shared = None
+    for key, value in (flags or {}).items():
+        if value is None or value == "":
+            continue
+        try:
+            entry: tuple[Binding, list[Any]] = (parse_spec(str(value), origin="flag"), [])
+        except ValueError as exc:
+            raise ValueError(f"flag {key}={value}: {exc}") from None
+        if key in ALL:
+            shared = entry
+        elif key in ROLES:
+            layer[key] = entry
+        else:
+            raise ValueError(f"unknown role {key!r} in a flag; roles: {', '.join(ROLES)} (or 'all')")
+    if shared is not None:
+        for role in ROLES:
+            layer.setdefault(role, shared)
+    return layer
+
+
+def detect_ambient(env: Mapping[str, str]) -> tuple[str, str] | None:
+    """(harness, env var) when we run inside Claude Code, Codex or Gemini CLI and its CLI is on PATH."""
+    for var, harness in AMBIENT:
+        if env.get(var):
+            if shutil.which(harness, path=env.get("PATH", os.defpath)):
+                return harness, var
+    return None
+
+
+def _ambient_layer(env: Mapping[str, str]) -> Layer:
+    found = detect_ambient(env)
+    if found is None:
+        return {}
+    harness, var = found
+    binding = parse_spec(harness, origin=f"ambient:{var}")
+    return {role: (binding, []) for role in ROLES}
+
+
+def chosen_preset(root: Path, preset: str | None, config: Mapping[str, Any]) -> tuple[str | None, str]:
+    """(preset name or None, where the choice came from)."""
+    if preset:
+        return preset, "flag"
+    value = config.get("preset")
+    if value is not None:
+        if not isinstance(value, str):
+            raise ValueError(f"{root / CONFIG_FILE}: preset must be a string such as \"claude\"")
+        return value, CONFIG_FILE
+    return None, ""
+
+
+def resolve_bindings(
+    root: Path,
+    *,
+    preset: str | None = None,
+    flags: Mapping[str, str] | None = None,
+    env: Mapping[str, str] | None = None,
+) -> dict[str, list[Binding]]:
+    """Role -> adapter chain (first = in force, last = local). Bad config raises ValueError naming file and fix."""
+    env = os.environ if env is None else env
+    config = load_config(root)
+    config_where = str(root / CONFIG_FILE)
+    name, _ = chosen_preset(root, preset, config)
+    layers: list[Layer] = [_flags_layer(flags), _roles_layer(config.get("roles"), origin=CONFIG_FILE, where=config_where)]
+    if name is not None:
+        data = load_preset(root, name)
+        where = str(preset_path(root, name))
+        layers.append(_roles_layer(data.get("roles"), origin=f"preset:{name}", where=where))
+    else:
+        layers.append(_ambient_layer(env))
+    out: dict[str, list[Binding]] = {}
+    for role in ROLES:
+        chain: list[Binding] = []
+        for layer in layers:
+            if role not in layer:
+                continue
+            binding, fallback = layer[role]
+            _add(chain, binding)
+            for i, entry in enumerate(fallback):
+                fb, _ = binding_from(entry, origin=f"{binding.origin} (fallback)", where=f"{binding.origin}: roles.{role}.fallback[{i}]")
+                _add(chain, fb)
+        _add(chain, Binding(harness="local", origin="fallback"))
+        out[role] = chain
+    return out
+
+
+def _add(chain: list[Binding], binding: Binding) -> None:
+    key = (binding.harness, binding.provider, binding.model, repr(sorted(binding.options.items())))
+    if all((b.harness, b.provider, b.model, repr(sorted(b.options.items()))) != key for b in chain):
+        chain.append(binding)
+
+
+def chains_as_data(chains: Mapping[str, list[Binding]]) -> dict[str, list[dict[str, Any]]]:
+    """The JSON form recorded in session.start (SessionStart.bindings)."""
+    return {role: [b.model_dump(mode="json") for b in chain] for role, chain in chains.items()}
+
+
+def chains_from_data(data: Mapping[str, list[Mapping[str, Any]]]) -> dict[str, list[Binding]]:
+    return {role: [Binding.model_validate(b) for b in chain] for role, chain in data.items()}

@@ -1,0 +1,152 @@
+"""Gemini CLI (`gemini -p ... -o stream-json`).
+
+Assumptions (AGENT-CLIS.md; check with `gemini --help`):
+- `-p` text is appended to stdin input, so the prompt goes on stdin and -p carries one short line.
+- stream-json lines: init, message{role, content, delta}, tool_use{tool_name, parameters},
+  tool_result, error{message}, result{status, stats{input_tokens, output_tokens, ...}}. Tokens only.
+- Headless writes need `--approval-mode auto_edit` (or yolo); untrusted folders fail in headless mode
+  unless `--skip-trust`. Exit codes: 41 auth, 42 input, 44 sandbox, 52 config, 53 turn limit,
+  54 tool error, 55 untrusted workspace, 130 cancelled.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from pathlib import Path
+from typing import Any
+
+from crumb.actors.base import (
+    ActorError,
+    ActorRequest,
+    ActorResult,
+    ProgressFn,
+    ProgressUpdate,
+)
+from crumb.actors.harness.common import (
+    child_env,
+    executable_for,
+    now,
+    relative_path,
+    run_cli,
+    table,
+    usage_meta,
+)
+from crumb.actors.harness.progress import Throttle
+from crumb.actors.harness.roles import (
+    WRITERS,
+    files_changed,
+    prompt_for,
+    require_entry,
+    result_payload,
+)
+
+EXIT_CODES = {
+    1: "general error",
+    41: "not signed in (auth error): run `gemini` once interactively or set GEMINI_API_KEY",
+    42: "bad input",
+    44: "sandbox error",
+    52: "configuration error: check ~/.gemini/settings.json",
+    53: "turn limit reached",
+    54: "tool error",
+    55: "untrusted workspace: trust the folder or pass --skip-trust",
+    130: "cancelled",
+}
+EDIT_TOOLS = {"write_file", "replace", "edit", "write"}
+APPROVAL_MODES = ("default", "auto_edit", "yolo", "plan")
+PROMPT_LINE = "Do the task described above and end with the JSON answer it asks for."
+
+
+def build_argv(exe: str, request: ActorRequest) -> list[str]:
+    opts = request.binding.options
+    mode = str(opts.get("approval_mode") or ("auto_edit" if request.role in WRITERS else "default"))
+    if mode not in APPROVAL_MODES:
+        raise ActorError(f"gemini: binding option approval_mode={mode!r} is not one of {', '.join(APPROVAL_MODES)}")
+    argv = [exe, "-p", PROMPT_LINE, "--output-format", "stream-json", "--approval-mode", mode]
+    if opts.get("skip_trust", True):
+        argv.append("--skip-trust")
+    if request.binding.model:
+        argv += ["--model", request.binding.model]
+    return argv
+
+
+class _Lines:
+    def __init__(self, work_dir: Path, progress: Throttle) -> None:
+        self.work_dir = work_dir
+        self.progress = progress
+        self.parts: list[str] = []
+        self.result: dict[str, Any] | None = None
+        self.errors: list[str] = []
+        self.garbage = 0
+        self.model: str | None = None
+
+    def __call__(self, line: str) -> None:
+        if not line.strip():
+            return
+        try:
+            ev = json.loads(line)
+        except ValueError:
+            self.garbage += 1
+            return
+        if not isinstance(ev, dict):
+            self.garbage += 1
+            return
+        kind = ev.get("type")
+        if kind == "init":
+            self.model = ev.get("model") or self.model
+        elif kind == "message" and ev.get("role") == "assistant":
+            if not ev.get("delta") and self.parts:
+                self.parts.append("\n")
+            self.parts.append(str(ev.get("content") or ""))
+        elif kind == "tool_use":
+            name = str(ev.get("tool_name") or "tool")
+            params = table(ev.get("parameters"))
+            target = params.get("file_path") or params.get("path") or params.get("command") or ""
+            files = [relative_path(self.work_dir, str(target))] if name in EDIT_TOOLS and target else []
+            self.progress(ProgressUpdate(message=f"{name} {str(target)[:200]}".strip(), tool=name, files=files))
+        elif kind == "error":
+            self.errors.append(str(ev.get("message") or "error"))
+        elif kind == "result":
+            self.result = ev
+
+
+class GeminiAdapter:
+    name = "gemini"
+
+    def run(self, request: ActorRequest, progress: ProgressFn, cancel: threading.Event) -> ActorResult:
+        env = child_env()
+        exe = executable_for(request, "gemini", env)
+        argv = build_argv(exe, request)
+        request.work_dir.mkdir(parents=True, exist_ok=True)
+        throttle = Throttle(progress)
+        lines = _Lines(request.work_dir, throttle)
+        started = now()
+        proc = run_cli("gemini", request, argv, stdin_text=prompt_for(request), env=env, cancel=cancel, on_line=lines)
+        throttle.flush()
+        stats = (lines.result or {}).get("stats") or {}
+        usage = usage_meta(
+            "gemini",
+            request,
+            model=request.binding.model or lines.model,
+            tokens_in=int(stats["input_tokens"]) if "input_tokens" in stats else None,
+            tokens_out=int(stats["output_tokens"]) if "output_tokens" in stats else None,
+            duration_ms=proc.duration_ms,
+        )
+        if proc.returncode != 0 or (lines.result or {}).get("status") not in (None, "success"):
+            meaning = EXIT_CODES.get(proc.returncode or 0, "failed")
+            err = (lines.result or {}).get("error")
+            detail = (err.get("message") if isinstance(err, dict) else None) or (lines.errors[-1] if lines.errors else proc.stderr_tail())
+            raise ActorError(
+                f"gemini {request.role}: exit {proc.returncode} ({meaning}){': ' + detail[:300] if detail else ''}",
+                usage=usage,
+            )
+        if lines.result is None:
+            raise ActorError(
+                f"gemini {request.role}: no result line on stdout ({lines.garbage} line(s) of non-JSON output); "
+                "is this Gemini CLI with stream-json output? (crumb doctor)",
+                usage=usage,
+            )
+        payload = result_payload(request.role, "".join(lines.parts), harness="gemini")
+        require_entry(request, "gemini")
+        files = files_changed(request.work_dir, started) if request.role in WRITERS else []
+        return ActorResult(payload=payload, files=files, usage=usage)

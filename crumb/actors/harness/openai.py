@@ -1,0 +1,318 @@
+"""Any OpenAI-compatible chat server (Ollama, llama.cpp server, vLLM, LM Studio, OpenAI itself).
+
+POST {base}/chat/completions with {model, messages, temperature, stream}. The model cannot run tools,
+so a Builder writes its files in the text format of filesformat.py, confined to the game folder.
+The request runs on a worker thread so the wall and idle limits and /cancel can cut it off by
+closing the socket.
+"""
+
+from __future__ import annotations
+
+import http.client
+import json
+import os
+import socket
+import threading
+import time
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+from crumb.actors.base import (
+    ActorError,
+    ActorRequest,
+    ActorResult,
+    ProgressFn,
+    ProgressUpdate,
+)
+from crumb.actors.harness.common import usage_meta
+from crumb.actors.harness.filesformat import FileFormatError, parse_files, write_files
+from crumb.actors.harness.progress import Throttle
+from crumb.actors.harness.roles import (
+    WRITERS,
+    prompt_for,
+    require_entry,
+    result_payload,
+)
+
+#: base URLs of the usual local servers, by provider name
+DEFAULT_BASES = {
+    "ollama": "http://localhost:11434/v1",
+    "llamacpp": "http://localhost:8080/v1",
+    "vllm": "http://localhost:8000/v1",
+    "lmstudio": "http://localhost:1234/v1",
+    "openai": "https://api.openai.com/v1",
+}
+LOOPBACK = {"localhost", "127.0.0.1", "::1"}
+SYSTEM = "You play one role in CRUMB, a studio that makes small browser games. Follow the instructions exactly."
+#: how much of the existing game the prompt may quote (fix rounds, verifier)
+MAX_QUOTE_BYTES = 200_000
+TEXT_SUFFIXES = {".html", ".js", ".mjs", ".css", ".json", ".txt", ".md", ".svg"}
+
+
+def base_url(request: ActorRequest) -> str:
+    opts = request.binding.options
+    base = opts.get("base_url") or DEFAULT_BASES.get(request.binding.provider or "", None)
+    if not base:
+        raise ActorError(
+            f"openai {request.role}: no base_url; set options.base_url (e.g. http://localhost:11434/v1) "
+            "in the binding or use provider ollama|llamacpp|vllm|lmstudio|openai"
+        )
+    return str(base)
+
+
+def endpoint(base: str) -> tuple[str, str, int, str]:
+    """(scheme, host, port, path of chat/completions) for a base URL, with or without /v1."""
+    parts = urlsplit(base)
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        raise ValueError(f"base_url {base!r} is not an http(s) URL; e.g. http://localhost:11434/v1")
+    path = parts.path.rstrip("/")
+    if not path.endswith("/v1") and "/v1/" not in path + "/":
+        path += "/v1"
+    port = parts.port or (443 if parts.scheme == "https" else 80)
+    return parts.scheme, parts.hostname, port, path + "/chat/completions"
+
+
+def quote_files(folder: Path) -> str:
+    """The text files of a game folder, in the files format, for models that cannot read files."""
+    if not folder.is_dir():
+        return ""
+    out: list[str] = []
+    used = 0
+    for path in sorted(folder.rglob("*")):
+        if not path.is_file() or path.is_symlink() or path.suffix.lower() not in TEXT_SUFFIXES:
+            continue
+        try:
+            text = path.read_text("utf-8")
+        except (OSError, UnicodeDecodeError):
+            continue
+        used += len(text)
+        if used > MAX_QUOTE_BYTES:
+            out.append(f"(further files omitted: over {MAX_QUOTE_BYTES} bytes)\n")
+            break
+        out.append(f"<<<FILE {path.relative_to(folder).as_posix()}\n{text}{'' if text.endswith(chr(10)) else chr(10)}FILE>>>\n")
+    return "".join(out)
+
+
+class _Call(threading.Thread):
+    """One HTTP exchange; the owner watches `last` (monotonic time of the last bytes) and `done`."""
+
+    def __init__(self, url: tuple[str, str, int, str], body: bytes, headers: dict[str, str], log: Path | None,
+                 throttle: Throttle) -> None:
+        super().__init__(name="crumb-openai", daemon=True)
+        self.url = url
+        self.body = body
+        self.headers = headers
+        self.log_path = log
+        self.throttle = throttle
+        self.done = threading.Event()
+        self.last = time.monotonic()
+        self.text: list[str] = []
+        self.usage: dict[str, Any] = {}
+        self.model: str | None = None
+        self.error: str | None = None
+        self.conn: http.client.HTTPConnection | None = None
+        self.closed = False
+
+    def close(self) -> None:
+        self.closed = True
+        conn = self.conn
+        if conn is not None and conn.sock is not None:
+            try:
+                conn.sock.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
+
+    def run(self) -> None:
+        log = open(self.log_path, "ab") if self.log_path else None
+        try:
+            self._exchange(log)
+        except (OSError, http.client.HTTPException) as exc:
+            if not self.closed:
+                self.error = _describe(exc, self.url)
+        finally:
+            if log:
+                log.close()
+            if self.conn is not None:
+                self.conn.close()
+            self.done.set()
+
+    def _exchange(self, log: Any) -> None:
+        scheme, host, port, path = self.url
+        cls = http.client.HTTPSConnection if scheme == "https" else http.client.HTTPConnection
+        self.conn = cls(host, port, timeout=None)
+        self.conn.request("POST", path, body=self.body, headers=self.headers)
+        resp = self.conn.getresponse()
+        self.last = time.monotonic()
+        ctype = resp.getheader("content-type", "")
+        if resp.status >= 400:
+            raw = resp.read(65536)
+            if log:
+                log.write(raw + b"\n")
+            self.error = f"HTTP {resp.status}: {_error_message(raw)}"
+            return
+        if "text/event-stream" in ctype:
+            self._stream(resp, log)
+        else:
+            raw = resp.read()
+            self.last = time.monotonic()
+            if log:
+                log.write(raw + b"\n")
+            self._whole(raw)
+
+    def _stream(self, resp: http.client.HTTPResponse, log: Any) -> None:
+        chars = 0
+        for raw in iter(resp.readline, b""):
+            self.last = time.monotonic()
+            if log:
+                log.write(raw)
+                log.flush()
+            line = raw.decode("utf-8", "replace").strip()
+            if not line.startswith("data:"):
+                continue
+            data = line[5:].strip()
+            if data == "[DONE]":
+                break
+            try:
+                chunk = json.loads(data)
+            except ValueError:
+                self.error = f"the server sent a malformed stream chunk: {data[:120]!r}"
+                return
+            if not isinstance(chunk, dict):
+                continue
+            if chunk.get("error"):
+                self.error = _error_message(json.dumps(chunk).encode())
+                return
+            self.model = chunk.get("model") or self.model
+            if isinstance(chunk.get("usage"), dict):
+                self.usage = chunk["usage"]
+            for choice in chunk.get("choices") or []:
+                piece = ((choice or {}).get("delta") or {}).get("content")
+                if piece:
+                    self.text.append(piece)
+                    chars += len(piece)
+            self.throttle(ProgressUpdate(message=f"received {chars} characters", tool="generate"))
+
+    def _whole(self, raw: bytes) -> None:
+        try:
+            obj = json.loads(raw)
+            message = obj["choices"][0]["message"]
+            content = message.get("content")
+        except (ValueError, KeyError, IndexError, TypeError, AttributeError):
+            snippet = raw[:120].decode("utf-8", "replace")
+            self.error = f"the server's reply is not a chat completion (it begins: {snippet!r})"
+            return
+        self.text.append(str(content or ""))
+        self.model = obj.get("model")
+        if isinstance(obj.get("usage"), dict):
+            self.usage = obj["usage"]
+
+
+def _error_message(raw: bytes) -> str:
+    try:
+        obj = json.loads(raw)
+        err = obj.get("error", obj)
+        msg = err.get("message") if isinstance(err, dict) else err
+        return " ".join(str(msg).split())[:300]
+    except (ValueError, AttributeError):
+        return " ".join(raw.decode("utf-8", "replace").split())[:300] or "no body"
+
+
+def _describe(exc: BaseException, url: tuple[str, str, int, str]) -> str:
+    where = f"{url[0]}://{url[1]}:{url[2]}"
+    if isinstance(exc, ConnectionRefusedError):
+        return f"cannot reach {where} (connection refused); start the server (e.g. `ollama serve`) or fix base_url"
+    if isinstance(exc, socket.gaierror):
+        return f"cannot resolve {url[1]!r}; fix base_url"
+    return f"{type(exc).__name__} talking to {where}: {exc}"
+
+
+class OpenAIAdapter:
+    name = "openai"
+
+    def run(self, request: ActorRequest, progress: ProgressFn, cancel: threading.Event) -> ActorResult:
+        opts = request.binding.options
+        model = request.binding.model
+        if not model:
+            raise ActorError(f"openai {request.role}: no model; bind e.g. openai:ollama/qwen2.5-coder")
+        try:
+            url = endpoint(base_url(request))
+        except ValueError as exc:
+            raise ActorError(f"openai {request.role}: {exc}") from None
+        request.work_dir.mkdir(parents=True, exist_ok=True)
+        quoted = ""
+        if request.role == "builder":
+            current = quote_files(request.work_dir)
+            quoted = f"## The game folder now\n\n{current}" if current else ""
+        elif request.role == "verifier":
+            quoted = "## The game's files\n\n" + (quote_files(request.work_dir / "game") or "(none)")
+        prompt = prompt_for(request, mode="text", files=quoted)
+        body = {
+            "model": model,
+            "messages": [{"role": "system", "content": SYSTEM}, {"role": "user", "content": prompt}],
+            "temperature": float(opts.get("temperature", 0.2)),
+            "stream": bool(opts.get("stream", True)),
+        }
+        if body["stream"]:
+            body["stream_options"] = {"include_usage": True}
+        if opts.get("max_tokens"):
+            body["max_tokens"] = int(opts["max_tokens"])
+        headers = {"Content-Type": "application/json", "Accept": "application/json, text/event-stream"}
+        key_env = str(opts.get("api_key_env") or ("OPENAI_API_KEY" if request.binding.provider == "openai" else ""))
+        key = os.environ.get(key_env) if key_env else None
+        headers["Authorization"] = f"Bearer {key or 'crumb'}"
+        if request.log_path:
+            request.log_path.parent.mkdir(parents=True, exist_ok=True)
+            with open(request.log_path, "ab") as log:
+                log.write(f"POST {url[0]}://{url[1]}:{url[2]}{url[3]} model={model}\n".encode())
+        throttle = Throttle(progress)
+        call = _Call(url, json.dumps(body).encode(), headers, request.log_path, throttle)
+        started = time.monotonic()
+        call.start()
+        stopped = _wait(call, request, cancel, started)
+        throttle.flush()
+        duration_ms = int((time.monotonic() - started) * 1000)
+        text = "".join(call.text)
+        usage = self._usage(request, call, prompt, text, duration_ms)
+        if stopped:
+            call.close()
+            raise ActorError(f"openai {request.role}: {stopped}", usage=usage)
+        if call.error:
+            raise ActorError(f"openai {request.role}: {call.error}", usage=usage)
+        files: list[str] = []
+        if request.role in WRITERS:
+            try:
+                blocks, rest = parse_files(text)
+                if not blocks and not any(request.work_dir.iterdir()):
+                    raise FileFormatError("the answer has no file blocks (<<<FILE path ... FILE>>>)")
+                files = write_files(request.work_dir, blocks)
+            except FileFormatError as exc:
+                raise ActorError(f"openai builder: {exc}; nothing was written", usage=usage) from None
+            payload = result_payload("builder", rest, harness="openai")
+            require_entry(request, "openai")
+        else:
+            payload = result_payload(request.role, text, harness="openai")
+        return ActorResult(payload=payload, files=files, usage=usage)
+
+    def _usage(self, request: ActorRequest, call: _Call, prompt: str, text: str, duration_ms: int) -> Any:
+        u = call.usage
+        tokens_in = int(u["prompt_tokens"]) if "prompt_tokens" in u else (len(prompt) + len(SYSTEM)) // 4
+        tokens_out = int(u["completion_tokens"]) if "completion_tokens" in u else len(text) // 4
+        provider = request.binding.provider or ("local" if call.url[1] in LOOPBACK else None)
+        req = request.model_copy(update={"binding": request.binding.model_copy(update={"provider": provider})})
+        return usage_meta("openai", req, model=request.binding.model, tokens_in=tokens_in, tokens_out=tokens_out,
+                          duration_ms=duration_ms)
+
+
+def _wait(call: _Call, request: ActorRequest, cancel: threading.Event, started: float) -> str | None:
+    """Wait for the call under the request's limits; the reason it was cut off, or None."""
+    limits = request.limits
+    while not call.done.wait(timeout=0.05):
+        now = time.monotonic()
+        if cancel.is_set():
+            return "cancelled; the request was abandoned"
+        if now - started >= limits.wall_s:
+            return f"no complete answer within the wall limit of {limits.wall_s:g} s; raise actors.wall_s"
+        if now - call.last >= limits.idle_s:
+            return f"the server sent nothing for {limits.idle_s:g} s (idle limit); is the model loaded?"
+    return None

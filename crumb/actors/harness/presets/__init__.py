@@ -1,0 +1,1 @@
+"""The packaged presets (canonical copies; the repository's presets/ folder mirrors them)."""

@@ -1,0 +1,177 @@
+"""Steering: a person's short messages ("make it red", "faster", "30 seconds", "drei Leben") turned
+into an amended Spec, with a note per change so the transcript says what was understood.
+
+Pure and deterministic. Text it cannot read changes nothing and says so.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from crumb.actors.local import catalogue as cat
+from crumb.actors.local.planner import (
+    SPEED_FACTOR,
+    criteria_for,
+    describe,
+    detect_language,
+    find_any,
+    find_colours,
+    find_extras,
+    find_theme,
+    genre_wish,
+    knob,
+    normalize,
+    read_numbers,
+    set_knob,
+    with_genre,
+)
+from crumb.protocol.game import Numbers, Spec, Theme
+
+FASTER = ("faster", "quicker", "speed up", "speed it up", "more speed", "too slow", "sneller", "vlugger",
+          "te langzaam", "te traag", "schneller", "zu langsam", "più veloce", "più rapido", "velocizza",
+          "troppo lento", "更快", "快一点", "快一點", "加快", "加速", "太慢", "더 빠르게", "빠르게", "빨리",
+          "너무 느려", "速く", "早く", "スピードアップ", "遅すぎ")
+SLOWER = ("slower", "slow down", "slow it down", "too fast", "less fast", "langzamer", "trager", "te snel",
+          "langsamer", "zu schnell", "più lento", "più piano", "rallenta", "troppo veloce", "更慢", "慢一点", "慢一點",
+          "减速", "減速", "太快", "더 느리게", "느리게", "천천히", "너무 빨라", "遅く", "ゆっくり", "速すぎ")
+BIGGER_TEXT = ("bigger text", "larger text", "bigger font", "larger font", "text bigger", "font bigger",
+               "text larger", "bigger letters", "larger letters", "grotere tekst", "grotere letters", "tekst groter",
+               "letters groter", "größere schrift", "größerer text", "grössere schrift", "text größer",
+               "schrift größer", "größere buchstaben", "testo più grande", "caratteri più grandi",
+               "scritte più grandi", "字大一点", "字大一點", "字体大", "字體大", "更大的字", "放大文字", "大字",
+               "글자 크게", "큰 글씨", "글씨 크게", "글자를 크게", "文字を大きく", "大きい文字", "文字大きく", "字を大きく")
+SMALLER_TEXT = ("smaller text", "smaller font", "text smaller", "font smaller", "kleinere tekst", "tekst kleiner",
+                "kleinere schrift", "text kleiner", "schrift kleiner", "testo più piccolo", "字小一点", "字小一點",
+                "更小的字", "글자 작게", "작은 글씨", "文字を小さく", "小さい文字")
+NO_TIME_LIMIT = ("no time limit", "no timer", "untimed", "without a timer", "without time limit", "geen tijdslimiet",
+                 "zonder tijdslimiet", "geen timer", "ohne zeitlimit", "kein zeitlimit", "ohne timer",
+                 "senza limite di tempo", "senza timer", "不限时", "不限時", "没有时间限制", "沒有時間限制",
+                 "시간 제한 없이", "제한 시간 없이", "時間制限なし", "制限時間なし")
+SPEED_STEP = 1.25
+TEXT_STEP = 1.3
+HELP = "try e.g. 'faster', 'make it red', '30 seconds', 'three lives', 'bigger text', 'target 500'"
+
+
+def _clamp(v: float, lo: float, hi: float) -> float:
+    return round(min(hi, max(lo, v)), 4)
+
+
+def _numbers(spec: Spec, text: str) -> tuple[Spec, list[str]]:
+    read = read_numbers(text, detect_language(text))
+    numbers = spec.numbers.model_dump()
+    notes: list[str] = []
+    if find_any(text, NO_TIME_LIMIT) and numbers["time_limit_s"] is not None:
+        notes.append(f"time limit: {numbers['time_limit_s']} s → none")
+        numbers["time_limit_s"] = None
+    for field, value in read.numbers.model_dump().items():
+        if value is None:
+            continue
+        if numbers[field] == value:
+            notes.append(f"{field}: already {value:g}")
+            continue
+        was = "unset" if numbers[field] is None else f"{numbers[field]:g}"
+        notes.append(f"{field}: {was} → {value:g} ({read.said.get(field, '')!r})")
+        numbers[field] = value
+    notes += read.ignored
+    if read.speed_factor:
+        extras = set_knob(spec.extras, "speed", _clamp(read.speed_factor, 0.25, 4))
+        notes.append(f"speed: ×{knob(spec.extras, 'speed'):g} → ×{knob(extras, 'speed'):g}")
+        spec = spec.model_copy(update={"extras": extras})
+    if numbers != spec.numbers.model_dump():
+        new = Numbers(**numbers)
+        core, win, lose = (describe(spec.genre, new) if spec.genre in cat.genre_ids()
+                           else (spec.core_loop, spec.win, spec.lose))
+        spec = spec.model_copy(update={"numbers": new, "core_loop": core, "win": win, "lose": lose})
+    return spec, notes
+
+
+def _speed(spec: Spec, text: str) -> tuple[Spec, list[str]]:
+    direction = 1 if find_any(text, FASTER) else -1 if find_any(text, SLOWER) else 0
+    if not direction or SPEED_FACTOR.search(text):  # "2x faster" was set as a factor already
+        return spec, []
+    factor = SPEED_STEP if direction > 0 else 1 / SPEED_STEP
+    word = "faster" if direction > 0 else "slower"
+    if spec.numbers.speed is not None:
+        # a stated speed outranks the knob in the builder, so steer the number itself
+        new = _clamp(spec.numbers.speed * factor, 0.01, 100)
+        note = f"speed: {spec.numbers.speed:g} → {new:g} ({word})"
+        return spec.model_copy(update={"numbers": spec.numbers.model_copy(update={"speed": new})}), [note]
+    before = knob(spec.extras, "speed")
+    extras = set_knob(spec.extras, "speed", _clamp(before * factor, 0.25, 4))
+    return spec.model_copy(update={"extras": extras}), [f"speed: ×{before:g} → ×{knob(extras, 'speed'):g} ({word})"]
+
+
+def _text_size(spec: Spec, text: str) -> tuple[Spec, list[str]]:
+    direction = 1 if find_any(text, BIGGER_TEXT) else -1 if find_any(text, SMALLER_TEXT) else 0
+    if not direction:
+        return spec, []
+    before = knob(spec.extras, "text_scale")
+    after = _clamp(before * TEXT_STEP if direction > 0 else before / TEXT_STEP, 0.5, 3)
+    extras = set_knob(spec.extras, "text_scale", after)
+    return spec.model_copy(update={"extras": extras}), [f"text size: ×{before:g} → ×{after:g}"]
+
+
+def _extras(spec: Spec, text: str) -> tuple[Spec, list[str]]:
+    added = [e for e in find_extras(text) if e not in spec.extras]
+    if not added:
+        return spec, []
+    return spec.model_copy(update={"extras": [*spec.extras, *added]}), [f"extra: + {e}" for e in added]
+
+
+def _look(spec: Spec, text: str) -> tuple[Spec, list[str]]:
+    notes: list[str] = []
+    palette, name = list(spec.theme.palette), spec.theme.name
+    theme = find_theme(text)
+    if theme and theme[0].id != name:
+        palette, name = list(theme[0].palette), theme[0].id
+        notes.append(f"theme: {spec.theme.name} → {name} ({theme[1]!r})")
+    elif theme:
+        notes.append(f"theme: already {name}")
+    for i, (colour, word) in enumerate(find_colours(text)[:2]):
+        while len(palette) < 2 + i:
+            palette.append(cat.DEFAULT_THEME.palette[len(palette)])
+        which = "main" if i == 0 else "second"
+        if palette[1 + i] == colour.hex:
+            notes.append(f"{which} colour: already {colour.id}")
+            continue
+        notes.append(f"{which} colour: {palette[1 + i]} → {colour.hex} ({word!r})")
+        palette[1 + i] = colour.hex
+    if palette == spec.theme.palette and name == spec.theme.name:
+        return spec, notes
+    return spec.model_copy(update={"theme": Theme(name=name, palette=palette)}), notes
+
+
+def _steer_one(spec: Spec, message: str, *, genre_changes: bool) -> tuple[Spec, list[str]]:
+    text = normalize(message)
+    if not text.strip():
+        return spec, []
+    notes: list[str] = []
+    if genre_changes:
+        wish = genre_wish(message, current=spec.genre, lenient=True)
+        if wish.genre and wish.genre != spec.genre:
+            notes.append(f"genre: {spec.genre} → {wish.genre} ({wish.said!r})")
+            spec = with_genre(spec, wish.genre, f"Steered to {wish.genre}: {wish.said!r}.")
+    for step in (_numbers, _speed, _text_size, _extras, _look):
+        spec, step_notes = step(spec, text)
+        notes += step_notes
+    if not notes:
+        excerpt = " ".join(message.split())[:80]
+        notes.append(f"Not understood: {excerpt!r} (no change); {HELP}")
+    return spec, notes
+
+
+def apply_steering(spec: Spec, messages: Sequence[str], *, genre_changes: bool = True) -> tuple[Spec, list[str]]:
+    """The spec amended by each message in order, and what changed. Criteria are regenerated when
+    the genre or a number changed, so QA checks the amended promises."""
+    original = spec
+    notes: list[str] = []
+    for message in messages:
+        if not isinstance(message, str):
+            continue
+        for part in re.split(r"\n+", message):
+            spec, part_notes = _steer_one(spec, part, genre_changes=genre_changes)
+            notes += part_notes
+    if spec.numbers != original.numbers or spec.genre != original.genre:
+        spec = spec.model_copy(update={"criteria": criteria_for(spec)})
+    return spec, notes

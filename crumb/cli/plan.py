@@ -1,0 +1,30 @@
+"""`crumb plan TEXT`: preview what the embedded Planner makes of a pitch (no session, no files)."""
+
+from __future__ import annotations
+
+import json
+
+import click
+
+from crumb.actors.local.planner import plan, spec_markdown
+from crumb.actors.local.research import research
+from crumb.protocol.events import ResearchPlan
+
+
+@click.command("plan")
+@click.argument("text")
+@click.option("--seed", type=int, default=1, show_default=True, help="The spec's seed.")
+@click.option("--steer", "steering", multiple=True, help="A steering message to apply, e.g. 'make it red' (repeatable).")
+@click.option("--json", "as_json", is_flag=True, help="Print the Spec as JSON instead of spec.md.")
+def plan_command(text: str, seed: int, steering: tuple[str, ...], as_json: bool) -> None:
+    """Print the spec the offline Planner writes for TEXT, researching first when it asks to."""
+    out = plan(text, seed=seed, steering=steering)
+    if isinstance(out, ResearchPlan):
+        evidence = research(out, text)
+        click.echo(f"researched ({out.reason}): {', '.join(i.id for i in evidence.items)}", err=True)
+        out = plan(text, seed=seed, evidence=evidence.items, steering=steering)
+    assert not isinstance(out, ResearchPlan)  # with evidence the Planner always decides
+    click.echo(json.dumps(out.model_dump(mode="json"), ensure_ascii=False, indent=2) if as_json else spec_markdown(out))
+
+
+COMMANDS = [plan_command]

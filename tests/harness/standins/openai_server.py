@@ -1,0 +1,152 @@
+"""A stand-in OpenAI-compatible chat server on loopback, for CRUMB's tests.
+
+`server.control` (a dict, changeable between requests) decides the answer:
+  mode   "ok" | "error" (HTTP `status` with an OpenAI error body) | "hang" (accept, never answer)
+         | "stall" (stream one chunk, then nothing) | "garbage" (200 with HTML) | "badchunk"
+  reply  the model's text (default: a valid answer for the role found in the prompt)
+  files  for builders with no `reply`: {"path": "content"} turned into <<<FILE blocks ("auto": Tap Dash)
+  usage  {"prompt_tokens": n, "completion_tokens": n}; set None to omit usage
+Requests are kept in `server.requests` (decoded JSON bodies).
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+import _core
+
+
+def builder_text(files: dict[str, str], notes: list[str]) -> str:
+    blocks = "".join(f"<<<FILE {p}\n{c}{'' if c.endswith(chr(10)) else chr(10)}FILE>>>\n" for p, c in files.items())
+    return f"Here is the game.\n\n{blocks}\n```json\n{json.dumps({'notes': notes})}\n```\n"
+
+
+class Handler(BaseHTTPRequestHandler):
+    server: "StandinServer"
+    protocol_version = "HTTP/1.1"
+
+    def log_message(self, *args: Any) -> None:
+        pass
+
+    def do_GET(self) -> None:
+        if self.path.rstrip("/").endswith("/models"):
+            self._json(200, {"object": "list", "data": [{"id": "standin-model", "object": "model"}]})
+        else:
+            self._json(404, {"error": {"message": "not found"}})
+
+    def do_POST(self) -> None:
+        length = int(self.headers.get("Content-Length") or 0)
+        body = json.loads(self.rfile.read(length) or b"{}")
+        self.server.requests.append({"path": self.path, "body": body, "auth": self.headers.get("Authorization")})
+        ctl = dict(self.server.control)
+        if not self.path.endswith("/chat/completions"):
+            self._json(404, {"error": {"message": f"no route {self.path}"}})
+            return
+        mode = ctl.get("mode", "ok")
+        if mode == "error":
+            status = int(ctl.get("status", 500))
+            self._json(status, {"error": {"message": ctl.get("message", "model 'x' not found"), "type": "invalid_request_error"}})
+            return
+        if mode == "hang":
+            self.server.stop.wait()
+            return
+        if mode == "garbage":
+            raw = b"<html><body>502 Bad Gateway</body></html>"
+            self.send_response(200)
+            self.send_header("Content-Type", "text/html")
+            self.send_header("Content-Length", str(len(raw)))
+            self.end_headers()
+            self.wfile.write(raw)
+            return
+        prompt = "\n".join(str(m.get("content", "")) for m in body.get("messages", []))
+        role = _core.role_of(prompt)
+        if "reply" in ctl:
+            text = ctl["reply"]
+        elif role == "builder":
+            files = ctl.get("files", "auto")
+            files = {"index.html": (_core.HERE / "game.html").read_text()} if files == "auto" else files
+            text = builder_text(files, ["wrote the game"])
+        else:
+            text = _core.reply_text(_core.auto_reply(role))
+        usage = ctl.get("usage", {"prompt_tokens": 1500, "completion_tokens": 600})
+        model = body.get("model", "standin")
+        if body.get("stream"):
+            self._stream(text, usage, model, mode)
+        else:
+            out = {"id": "chatcmpl-1", "object": "chat.completion", "model": model,
+                   "choices": [{"index": 0, "message": {"role": "assistant", "content": text}, "finish_reason": "stop"}]}
+            if usage is not None:
+                out["usage"] = usage
+            self._json(200, out)
+
+    def _stream(self, text: str, usage: Any, model: str, mode: str) -> None:
+        self.send_response(200)
+        self.send_header("Content-Type", "text/event-stream")
+        self.send_header("Cache-Control", "no-cache")
+        self.send_header("Connection", "close")
+        self.end_headers()
+        step = max(1, len(text) // 8)
+        for i in range(0, len(text), step):
+            chunk = {"id": "c", "object": "chat.completion.chunk", "model": model,
+                     "choices": [{"index": 0, "delta": {"content": text[i:i + step]}, "finish_reason": None}]}
+            self.wfile.write(f"data: {json.dumps(chunk)}\n\n".encode())
+            self.wfile.flush()
+            if mode == "stall":
+                self.server.stop.wait()
+                return
+            if mode == "badchunk":
+                self.wfile.write(b"data: {oops\n\n")
+                self.wfile.flush()
+                return
+        if usage is not None:
+            tail = {"id": "c", "object": "chat.completion.chunk", "model": model, "choices": [], "usage": usage}
+            self.wfile.write(f"data: {json.dumps(tail)}\n\n".encode())
+        self.wfile.write(b"data: [DONE]\n\n")
+        self.wfile.flush()
+        self.close_connection = True
+
+    def _json(self, status: int, obj: Any) -> None:
+        raw = json.dumps(obj).encode()
+        self.send_response(status)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(raw)))
+        self.end_headers()
+        self.wfile.write(raw)
+
+
+class StandinServer(ThreadingHTTPServer):
+    daemon_threads = True
+
+    def __init__(self) -> None:
+        super().__init__(("127.0.0.1", 0), Handler)
+        self.control: dict[str, Any] = {}
+        self.requests: list[dict[str, Any]] = []
+        self.stop = threading.Event()
+        self.thread = threading.Thread(target=self.serve_forever, kwargs={"poll_interval": 0.05}, name="standin-openai", daemon=True)
+
+    @property
+    def base_url(self) -> str:
+        return f"http://127.0.0.1:{self.server_address[1]}/v1"
+
+    def __enter__(self) -> "StandinServer":
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.stop.set()
+        self.shutdown()
+        self.server_close()
+
+
+if __name__ == "__main__":
+    with StandinServer() as srv:
+        print(srv.base_url, flush=True)
+        try:
+            while True:
+                time.sleep(3600)
+        except KeyboardInterrupt:
+            pass

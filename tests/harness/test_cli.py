@@ -1,0 +1,97 @@
+"""`crumb config show` and `crumb doctor`, run as a user would (through the click entry point)."""
+
+from __future__ import annotations
+
+import json
+
+from click.testing import CliRunner
+
+from crumb.actors.harness import chains_as_data, resolve_bindings
+from crumb.cli import main
+from crumb.store import paths
+from crumb.store.writer import TranscriptWriter
+
+SESSION = "01JCRBMTESTSESSX0000000000"
+
+
+def crumb(root, *args, env=None):
+    return CliRunner().invoke(main, ["--root", str(root), *args], env=env, catch_exceptions=False)
+
+
+def test_config_show_explains_every_binding(tmp_path, monkeypatch):
+    monkeypatch.delenv("CLAUDECODE", raising=False)
+    (tmp_path / "crumb.toml").write_text('preset = "cross"\n[roles]\nplanner = "gemini:gemini-2.5-flash"\n')
+    result = crumb(tmp_path, "config", "show", "--role", "verifier=openai:ollama/qwen2.5-coder:7b")
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    assert lines[0] == "preset: cross (from crumb.toml)"
+    row = {line.split()[0]: line.split() for line in lines if line.split() and line.split()[0] in ("planner", "builder", "verifier")}
+    assert row["planner"][1:] == ["gemini", "google", "gemini-2.5-flash", "crumb.toml"]
+    assert row["builder"][1:] == ["claude", "anthropic", "sonnet", "preset:cross"]
+    assert row["verifier"][1:] == ["openai", "ollama", "qwen2.5-coder:7b", "flag"]
+
+
+def test_config_show_json(tmp_path):
+    result = crumb(tmp_path, "config", "show", "--preset", "codex", "--json")
+    data = json.loads(result.output)
+    assert data["preset"] == "codex" and data["roles"]["builder"][0]["origin"] == "preset:codex"
+    assert data["roles"]["builder"][-1]["harness"] == "local"
+
+
+def test_config_show_bad_config_is_one_line(tmp_path):
+    (tmp_path / "crumb.toml").write_text("[roles]\nbuilder = 3\n")
+    result = crumb(tmp_path, "config", "show")
+    assert result.exit_code == 1
+    assert "crumb.toml: roles.builder: expected a string like 'claude:sonnet'" in result.output
+    assert len(result.output.strip().splitlines()) == 1
+
+
+def test_config_show_session_reads_what_the_session_recorded(tmp_path):
+    chains = chains_as_data(resolve_bindings(tmp_path, preset="cross", env={}))
+    writer = TranscriptWriter(paths.transcript_path(tmp_path, SESSION), SESSION, fsync="never")
+    writer.append("session.start", {"settings": {}, "bindings": chains, "preset": "cross"})
+    writer.append("circuit.opened", {"actor": "builder", "adapter": "claude", "failures": 3})
+    writer.append("adapter.swapped", {"actor": "builder", "before": "claude", "after": "codex", "reason": "circuit"})
+    # today's config differs from what the session recorded: the session's record wins
+    (tmp_path / "crumb.toml").write_text('preset = "gemini"\n')
+    result = crumb(tmp_path, "config", "show", "--session", SESSION[-12:])
+    assert result.exit_code == 0, result.output
+    assert f"session {SESSION}" in result.output and "preset cross" in result.output
+    assert "builder swapped claude -> codex (circuit)" in result.output
+    assert "circuit opened for builder on claude after 3 failures" in result.output
+    assert "gemini" in result.output  # the verifier's recorded fallback, not today's preset
+    assert crumb(tmp_path, "config", "show", "--session", "NOPE").exit_code == 1
+
+
+def test_doctor_with_agents_installed(standins, tmp_path):
+    home = tmp_path / "home"
+    (home / ".codex").mkdir(parents=True)
+    (home / ".codex" / "auth.json").write_text("{}")
+    env = {"HOME": str(home), "ANTHROPIC_API_KEY": "", "OPENAI_API_KEY": "", "CODEX_API_KEY": "", "GEMINI_API_KEY": "",
+           "GOOGLE_API_KEY": "", "CLAUDE_CODE_OAUTH_TOKEN": "", "CODEX_HOME": ""}
+    result = crumb(tmp_path, "doctor", "--json", env=env)
+    report = json.loads(result.output)
+    assert report["agents"]["claude"]["installed"] and report["agents"]["claude"]["version"].startswith("2.1.0")
+    assert report["agents"]["codex"]["signed_in"] is True and "auth.json exists" in report["agents"]["codex"]["how"]
+    assert report["agents"]["claude"]["signed_in"] is False
+    assert report["presets"]["claude"]["runnable"] and report["presets"]["cross"]["runnable"]
+    assert report["presets"]["local"]["runnable"] is report["local"]["ok"]
+    assert result.exit_code == (0 if report["ok"] else 1)
+
+
+def test_doctor_exit_status_follows_the_default(tmp_path, monkeypatch):
+    monkeypatch.setenv("PATH", str(tmp_path))  # no agent CLIs at all
+    (tmp_path / "crumb.toml").write_text('preset = "claude"\n')
+    result = crumb(tmp_path, "doctor")
+    assert result.exit_code == 1
+    assert "default (planner=claude" in result.output and "does NOT work: claude not installed" in result.output
+    assert "not installed (npm install -g @anthropic-ai/claude-code)" in result.output
+
+
+def test_doctor_sees_a_local_model_server(tmp_path, openai_server):
+    (tmp_path / "presets").mkdir()
+    (tmp_path / "presets" / "mine.toml").write_text(
+        f'[roles.all]\nharness = "openai"\nprovider = "ollama"\nmodel = "m"\noptions = {{ base_url = "{openai_server.base_url}" }}\n'
+    )
+    report = json.loads(crumb(tmp_path, "doctor", "--json").output)
+    assert report["presets"]["mine"] == {"runnable": True, "missing": []}

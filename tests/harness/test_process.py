@@ -1,0 +1,171 @@
+"""Process control: wall and idle limits, cancel, floods, and no process of a run outliving it."""
+
+from __future__ import annotations
+
+import sys
+import threading
+import time
+
+import pytest
+
+from crumb.actors.base import ActorError, Binding, Limits
+from crumb.actors.harness import get_adapter, run_process
+from crumb.actors.harness.process import ArgvTooLarge, group_alive
+
+from .conftest import make_request, wait_for
+
+PY = sys.executable
+# a parent that starts a grandchild in its own group, prints the grandchild's pid, then waits forever
+TREE = (
+    "import subprocess, sys, time\n"
+    "c = subprocess.Popen([sys.executable, '-c', 'import time\\nwhile True: time.sleep(1)'])\n"
+    "print(c.pid, flush=True)\n"
+    "while True: time.sleep(1)\n"
+)
+
+
+def alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as fh:
+            return fh.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except FileNotFoundError:
+        return False
+
+
+def wait_gone(pid: int, deadline_s: float = 5.0) -> bool:
+    end = time.monotonic() + deadline_s
+    while time.monotonic() < end:
+        if not alive(pid):
+            return True
+        time.sleep(0.02)
+    return False
+
+
+def run(argv, tmp_path, *, wall=30.0, idle=30.0, cancel=None, stdin=None, on_line=None, **kw):
+    return run_process(
+        argv, cwd=tmp_path, stdin_text=stdin, env=None, limits=Limits(wall_s=wall, idle_s=idle),
+        log_path=tmp_path / "run.log", cancel=cancel or threading.Event(), on_line=on_line, **kw,
+    )
+
+
+def test_ok_run_streams_lines_to_log_and_callback(tmp_path):
+    lines: list[str] = []
+    res = run([PY, "-c", "import sys; print('a'); print('b', file=sys.stderr); print(input())"], tmp_path,
+              stdin="from stdin\n", on_line=lines.append)
+    assert res.ok and res.returncode == 0
+    assert lines == ["a", "from stdin"]
+    log = (tmp_path / "run.log").read_text()
+    assert "a\n" in log and "[stderr] b" in log and "# exit 0" in log
+
+
+def test_wall_limit_kills_the_whole_group(tmp_path):
+    pids: list[str] = []
+    # it keeps printing, so only the wall limit can stop it
+    code = TREE.rsplit("while True", 1)[0] + "while True:\n    print('.', flush=True); time.sleep(0.05)\n"
+    res = run([PY, "-c", code], tmp_path, wall=2.5, idle=30, on_line=pids.append)
+    assert res.stopped == "wall" and pids, "the script did not get to start its child"
+    grandchild = int(pids[0])
+    assert wait_gone(grandchild), "a grandchild survived the wall timeout"
+    assert not group_alive(res.pid)
+
+
+def test_idle_limit_kills_the_whole_group(tmp_path):
+    pids: list[str] = []
+    res = run([PY, "-c", TREE], tmp_path, wall=60, idle=2.0, on_line=pids.append)
+    assert res.stopped == "idle" and pids, "the script did not get to start its child"
+    assert 2000 <= res.duration_ms < 30_000
+    assert wait_gone(int(pids[0]))
+
+
+def test_cancel_stops_the_run_promptly(tmp_path):
+    cancel = threading.Event()
+    pids: list[str] = []
+
+    def on_line(line: str) -> None:
+        pids.append(line)
+        cancel.set()  # cancel as soon as the run is visibly under way
+
+    res = run([PY, "-c", TREE], tmp_path, cancel=cancel, on_line=on_line)
+    assert res.stopped == "cancel"
+    assert wait_gone(int(pids[0]))
+
+
+def test_flood_is_cut_off(tmp_path):
+    res = run([PY, "-c", "import sys\nwhile True: sys.stdout.write('x'*1000+'\\n')"], tmp_path, max_output_bytes=200_000)
+    assert res.stopped == "flood"
+    assert len(res.stdout) <= 200_000
+
+
+def test_background_child_holding_the_pipes_does_not_block(tmp_path):
+    code = "import subprocess, sys\nsubprocess.Popen([sys.executable, '-c', 'import time; time.sleep(60)'])\nprint('done')"
+    res = run([PY, "-c", code], tmp_path, idle=30)
+    assert res.returncode == 0 and res.stopped is None and res.stdout == "done\n"
+    assert res.duration_ms < 10_000
+
+
+def test_huge_argv_is_refused(tmp_path):
+    with pytest.raises(ArgvTooLarge, match="stdin"):
+        run([PY, "-c", "pass", "x" * 110_000], tmp_path)
+
+
+def test_huge_prompt_goes_through_stdin(tmp_path):
+    text = "y" * 500_000
+    res = run([PY, "-c", "import sys; print(len(sys.stdin.read()))"], tmp_path, stdin=text)
+    assert res.stdout.strip() == "500000"
+
+
+@pytest.mark.parametrize("mode, stop", [("hang_child", "idle"), ("hang_child", "wall")])
+def test_adapter_timeout_kills_agent_and_its_children(standins, tmp_path, progress, mode, stop):
+    standins.set(mode=mode)
+    (tmp_path / "w").mkdir()
+    # the stand-in prints its init line, starts a child, then is silent: generous enough for a slow start
+    wall, idle = (60, 2.0) if stop == "idle" else (2.5, 60)
+    req = make_request("builder", tmp_path / "w", Binding(harness="claude"), wall_s=wall, idle_s=idle)
+    with pytest.raises(ActorError, match="wall limit" if stop == "wall" else "idle limit"):
+        get_adapter("claude").run(req, progress, threading.Event())
+    pids = [rec[key] for rec in standins.records() for key in ("pid", "child_pid") if key in rec]
+    assert len(pids) >= 2, f"the stand-in did not get to start its child: {standins.records()}"
+    for pid in pids:
+        assert wait_gone(pid), f"process {pid} survived the {stop} timeout"
+
+
+def test_adapter_cancel_returns_soon(standins, tmp_path, progress):
+    standins.set(mode="hang")
+    (tmp_path / "w").mkdir()
+    cancel = threading.Event()
+    req = make_request("planner", tmp_path / "w", Binding(harness="codex"))
+    cancelled_at: list[float] = []
+
+    def cancel_once_running() -> None:
+        wait_for(lambda: bool(standins.records()), what="the stand-in to start")
+        cancelled_at.append(time.monotonic())
+        cancel.set()
+
+    threading.Thread(target=cancel_once_running, daemon=True).start()
+    with pytest.raises(ActorError, match="cancelled"):
+        get_adapter("codex").run(req, progress, cancel)
+    assert time.monotonic() - cancelled_at[0] < 5
+    assert wait_gone(standins.last()["pid"])
+
+
+def test_adapter_flood_is_a_clear_error(standins, tmp_path, progress, monkeypatch):
+    import crumb.actors.harness.process as process
+
+    monkeypatch.setattr(process, "MAX_OUTPUT_BYTES", 2_000_000)
+    standins.set(mode="flood")
+    (tmp_path / "w").mkdir()
+    req = make_request("planner", tmp_path / "w", Binding(harness="gemini"))
+    with pytest.raises(ActorError, match="flooded its output"):
+        get_adapter("gemini").run(req, progress, threading.Event())
+
+
+def test_flood_without_newlines_is_cut_off(tmp_path):
+    res = run([PY, "-c", "import sys\nwhile True: sys.stdout.write('x'*100000)"], tmp_path, max_output_bytes=3_000_000)
+    assert res.stopped == "flood" and len(res.stdout) <= 3_000_000
+
+
+def test_a_long_json_line_arrives_whole(tmp_path):
+    lines: list[str] = []
+    code = "import json; print(json.dumps({'content': 'z' * 3_000_000}))"
+    res = run([PY, "-c", code], tmp_path, on_line=lines.append)
+    assert res.ok and len(lines) == 1 and len(lines[0]) == len('{"content": ""}') + 3_000_000
