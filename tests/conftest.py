@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -16,3 +17,20 @@ def qa_runner() -> Iterator[Any]:
     runner = QARunner()
     yield runner
     runner.close()
+
+
+@pytest.fixture
+def root(tmp_path: Path) -> Path:
+    """An empty CRUMB root folder."""
+    r = tmp_path / "root"
+    (r / "inbox").mkdir(parents=True)
+    return r
+
+
+@pytest.fixture
+def daemon(root: Path, qa_runner: Any) -> Iterator[Any]:
+    """A real daemon on `root`, in this process, sharing the warm browser."""
+    from tests.daemon.conftest import RunningDaemon
+
+    with RunningDaemon(root, qa_runner) as d:
+        yield d

@@ -51,19 +51,6 @@ class RunningDaemon:
         self.thread.join(timeout=60)
 
 
-@pytest.fixture
-def root(tmp_path: Path) -> Path:
-    r = tmp_path / "root"
-    (r / "inbox").mkdir(parents=True)
-    return r
-
-
-@pytest.fixture
-def daemon(root: Path, qa_runner: Any) -> Iterator[RunningDaemon]:
-    with RunningDaemon(root, qa_runner) as d:
-        yield d
-
-
 def sessions(root: Path) -> list[str]:
     return paths.list_sessions(root)
 

@@ -1,0 +1,73 @@
+"""Whole sessions through each agent harness's stand-in, via the daemon, with real QA; the circuit
+breaker swapping to the next adapter; /cancel killing a hung agent's whole process group. (A chain
+exhausted to the end — done: circuit_open — is covered by tests/core/test_routing.py: every chain
+CRUMB builds ends in the offline studio.)"""
+
+from __future__ import annotations
+
+import pytest
+
+from crumb.store import paths
+from tests.daemon.conftest import crumb, drop, events, state, tagged_processes, wait_done, wait_for
+from tests.harness.conftest import openai_server, standins  # noqa: F401  (fixtures)
+
+
+@pytest.mark.parametrize("harness", ["claude", "codex", "gemini"])
+def test_a_whole_session_runs_through_each_agent_cli(root, daemon, standins, harness):  # noqa: F811
+    sid = crumb(root, "pitch", "tap the dot as often as you can in 30 seconds", "--preset", harness).stdout.strip()
+    final = wait_done(root, sid, timeout=240)
+    assert final.done["reason"] == "pass", final.errors
+    for kind in ("spec", "build", "judge.score"):
+        event = events(root, sid, kind)[0]
+        assert event["meta"]["harness"] == harness, (kind, event["meta"])
+    usage = events(root, sid, "judge.score")[0]["meta"]
+    assert usage.get("tokens_in", 0) > 0
+    if harness == "claude":
+        assert usage["cost_usd"] > 0 and not usage.get("cost_estimated")
+    assert final.tokens > 0
+    argv = [r["argv"] for r in standins.records() if "argv" in r]
+    assert argv and all(a[0].endswith(harness) for a in argv)
+    assert (paths.artifacts_dir(root, sid) / "game" / "index.html").is_file()
+
+
+def test_a_whole_session_through_an_openai_compatible_server(root, daemon, openai_server):  # noqa: F811
+    binding = f"openai:ollama/stand-in@{openai_server.url}"
+    out = crumb(root, "pitch", "tap the dot for 30 seconds", *[f"--role={r}={binding}" for r in ("planner", "builder", "verifier")])
+    sid = out.stdout.strip()
+    final = wait_done(root, sid, timeout=240)
+    assert final.done["reason"] == "pass", final.errors
+    assert events(root, sid, "build")[0]["meta"]["harness"] == "openai"
+    assert events(root, sid, "build")[0]["meta"].get("cost_estimated") in (True, None)
+
+
+def test_a_failing_cli_opens_the_circuit_and_the_offline_studio_takes_over(root, daemon, standins):  # noqa: F811
+    standins.set(mode="error:api")
+    sid = crumb(root, "pitch", "60-second snake", "--role", "builder=claude:sonnet").stdout.strip()
+    final = wait_done(root, sid, timeout=240)
+    failed = events(root, sid, "effect.failed")
+    assert len(failed) == 3 and all(f["data"]["adapter"] == "claude" for f in failed)
+    opened = events(root, sid, "circuit.opened")[0]["data"]
+    assert opened["actor"] == "builder" and opened["failures"] == 3
+    swapped = events(root, sid, "adapter.swapped")[0]["data"]
+    assert (swapped["before"], swapped["after"]) == ("claude", "local")
+    assert final.done["reason"] == "pass"
+    assert events(root, sid, "build")[0]["meta"]["harness"] == "local"
+
+
+def test_cancel_kills_a_hung_agent_and_its_children(root, daemon, standins):  # noqa: F811
+    standins.set(mode="hang_child")
+    tag = "CRUMB_HUNG_AGENT_TEST"
+    import os
+
+    os.environ[tag] = "1"
+    try:
+        sid = crumb(root, "pitch", "snake", "--role", "planner=gemini").stdout.strip()
+        wait_for(lambda: [e for e in events(root, sid, "effect.started")], 60, "the agent started")
+        wait_for(lambda: len(tagged_processes(tag + "=1")) >= 2, 60, "the agent and its child running")
+        drop(paths.session_inbox(root, sid), "stop.txt", "/cancel\n")
+        final = wait_done(root, sid, timeout=60)
+        assert final.done["reason"] == "cancelled"
+        wait_for(lambda: not [p for p in tagged_processes(tag + "=1") if p != os.getpid()], 30, "no agent process left")
+    finally:
+        del os.environ[tag]
+    assert state(root, sid).pending == {}
