@@ -41,6 +41,10 @@ def load_settings(root: Path, *, preset: dict[str, Any] | None = None,
         try:
             settings = settings.merged(layer)
         except (ValidationError, ValueError) as err:
-            msg = err.errors()[0]["msg"] if isinstance(err, ValidationError) else str(err)
+            if isinstance(err, ValidationError):  # name the key: "budgets.fixes: Input should be ..."
+                first = err.errors()[0]
+                msg = ".".join(str(p) for p in first["loc"]) + ": " + first["msg"]
+            else:
+                msg = str(err)
             raise ConfigError(f"{origin}: bad [settings]: {msg}") from None
     return settings
