@@ -31,10 +31,14 @@ def root_of(ctx: click.Context) -> Path:
     return ctx.obj["root"]  # type: ignore[no-any-return]
 
 
-def session_arg(ctx: click.Context, ref: str) -> str:
+def session_arg(ctx: click.Context, ref: str, *, future: bool = False) -> str:
+    """Resolve a session id, prefix or suffix. With `future`, a full id the daemon has not created yet
+    is accepted too (`crumb pitch` prints the id before the daemon takes the pitch)."""
     try:
         return paths.resolve_session(root_of(ctx), ref)
     except LookupError as err:
+        if future and paths.SESSION_ID.match(ref.strip().upper()):
+            return ref.strip().upper()
         raise click.ClickException(str(err)) from None
 
 
@@ -287,7 +291,7 @@ def tail(ctx: click.Context, session: str, follow_: bool, lines: int, as_json: b
 def wait(ctx: click.Context, session: str, timeout: float) -> None:
     """Wait for a session to finish: exit 0 on PASS (or approved), 1 done otherwise, 2 on timeout."""
     root = root_of(ctx)
-    sid = session_arg(ctx, session)
+    sid = session_arg(ctx, session, future=True)
     state = follow(root, sid, timeout=timeout, on_event=progress_printer(sys.stderr))
     if state.done is None:
         click.echo(f"{sid}: still {state.phase} after {timeout:g}s", err=True)

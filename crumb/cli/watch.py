@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import os
 import signal
 import sys
 import threading
@@ -44,6 +45,8 @@ def watch(ctx: click.Context, poll: bool, quiet: bool) -> None:
         daemon.run()
     except DaemonRunning as err:
         raise click.ClickException(str(err)) from None
+    if daemon.dispatcher.running():
+        os._exit(0)  # effects still in flight are pending in their transcripts: the next start resumes them
 
 
 @click.command()

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import logging
+import os
 import queue
 import sys
 import threading
@@ -55,9 +56,22 @@ def _sha(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
-def pitch_session_id(source: InboxFile, mtime_ns: int) -> str:
-    """The session a pitch file makes: the same file (after a crash) always maps to the same id."""
+def why_name(name: str, limit: int = 255) -> str:
+    """NAME.why.txt, with NAME cut short (marked …) when the whole would pass the file-name limit."""
+    suffix = ".why.txt"
+    if len(os.fsencode(name + suffix)) <= limit:
+        return name + suffix
+    while name and len(os.fsencode(name + "…" + suffix)) > limit:
+        name = name[:-1]
+    return name + "…" + suffix
+
+
+def pitch_session_id(source: InboxFile) -> str:
+    """The session a pitch file makes: the same file (after a crash) always maps to the same id.
+
+    Its time part is the file's mtime (from the stamp "inode:mtime_ns"), so sessions still sort by age."""
     digest = hashlib.sha256(f"{source.name}\0{source.sha256}\0{source.stamp}".encode()).digest()
+    mtime_ns = int((source.stamp or "0:0").rpartition(":")[2] or 0)
     return str(ULID.from_bytes((mtime_ns // 1_000_000).to_bytes(6, "big") + digest[:10]))
 
 
@@ -85,6 +99,7 @@ class Daemon:
                                      on_append=lambda s: self._queue.put(("transcript", s)))
         self.watcher: Any = None
         self.ready = threading.Event()
+        self.shutdown_timeout_s = 10.0
 
     # ------------------------------------------------------------ lifecycle
 
@@ -109,7 +124,9 @@ class Daemon:
             self._stop.set()
             if self.watcher is not None:
                 self.watcher.stop()
-            self.dispatcher.shutdown(wait=True)
+            left = self.dispatcher.shutdown(timeout=self.shutdown_timeout_s)
+            if left:
+                self._say(f"stopped with {left} effect(s) in flight: they are dispatched again on the next start")
             self._lock.release()
 
     def stop(self) -> None:
@@ -221,7 +238,10 @@ class Daemon:
         """A pitch that cannot start a session is kept in inbox/rejected/ with a .why.txt beside it."""
         inbox = paths.inbox_dir(self.root)
         kept = files.archive(path, inbox / "rejected") if (path.exists() or path.is_symlink()) else path
-        kept.with_name(kept.name + ".why.txt").write_text(message + "\n", encoding="utf-8")
+        why = kept.with_name(why_name(kept.name))
+        tmp = why.with_name(f".why-{ULID()}.tmp")  # written whole, then renamed: never seen half-written
+        tmp.write_text(message + "\n", encoding="utf-8")
+        os.replace(tmp, why)
         self._say(f"pitch {path.name} rejected: {message} (kept as {kept.relative_to(self.root)})")
 
     def _consume_pitch(self, path: Path) -> None:
@@ -231,8 +251,7 @@ class Daemon:
         if isinstance(got, files.InboxReject):
             self._reject_pitch(path, got.message)
             return
-        st = path.lstat()
-        source = got.source.model_copy(update={"stamp": f"{st.st_ino}:{st.st_mtime_ns}"})
+        source = got.source
         try:
             req = grammar.parse_pitch(got.text)
         except ValueError as err:
@@ -242,7 +261,7 @@ class Daemon:
             self._reject_pitch(path, f"session {req.session[:40]!r} in the front matter is not a ULID "
                                      "(26 characters, as `crumb pitch` makes): drop that line to start a new session")
             return
-        session = req.session.upper() if req.session else pitch_session_id(source, st.st_mtime_ns)
+        session = req.session.upper() if req.session else pitch_session_id(source)
         live = self.sessions.get(session) or self._load(session)
         key = _source_key(source.model_dump(), None)
         if live is None or key not in live.sources:
@@ -265,8 +284,6 @@ class Daemon:
             for warning in warnings:
                 writer.append("error", {"message": warning, "source": source.model_dump()}, from_="daemon", body=warning[:200])
         writer.append("goal", {"pitch": req.pitch, "source": source.model_dump()}, from_="user", body=req.pitch[:200])
-        if self.watcher is not None:
-            self.watcher.rescan()
         self._advance(session)
 
     # ------------------------------------------------------------ inbox: steering
@@ -282,20 +299,17 @@ class Daemon:
         archive_dir = paths.session_dir(self.root, session) / "archive"
         writer = self._writer(session, live)
         if isinstance(got, files.InboxReject):
-            st = path.lstat()
-            source = got.source.model_copy(update={"stamp": f"{st.st_ino}:{st.st_mtime_ns}"}) if got.source else None
+            source = got.source
             key = _source_key(source.model_dump(), None) if source else None
             if key is None or key not in live.sources:
-                data: dict[str, Any] = {"message": f"{path.name}: {got.message}"}
+                data: dict[str, Any] = {"message": got.message}
                 if source:
                     data["source"] = source.model_dump()
                 writer.append("error", data, from_="daemon", body=data["message"][:200])
             files.archive(path, archive_dir / "rejected")
             self._advance(session)
             return
-        st = path.lstat()
-        source = got.source.model_copy(update={"stamp": f"{st.st_ino}:{st.st_mtime_ns}"})
-        src = source.model_dump()
+        src = got.source.model_dump()
         for kind, data, line in grammar.parse_steering(got.text):
             if _source_key(src, line) in live.sources:
                 continue  # recorded before a crash: never twice

@@ -129,14 +129,22 @@ class Dispatcher:
         with self._lock:
             return len(self._running)
 
-    def shutdown(self, wait: bool = True) -> None:
+    def shutdown(self, timeout: float = 10.0) -> int:
+        """Stop: cancel running actors, wait up to `timeout` for effects to end; return how many did not.
+
+        Whatever is still in flight stays pending in its transcript and is dispatched again on restart."""
         self.cancel_all()
-        self._pool.shutdown(wait=wait, cancel_futures=True)
-        if self._qa is not None:
+        self._pool.shutdown(wait=False, cancel_futures=True)
+        deadline = time.monotonic() + timeout
+        while self.running() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        left = self.running()
+        if self._qa is not None and not left:
             try:
                 self._qa.close()
             except Exception:  # noqa: BLE001 - closing a dead browser must not stop a shutdown
                 log.exception("closing QA runner")
+        return left
 
     def _guarded(self, session: str, effect: Effect, settings: dict[str, Any]) -> None:
         try:
