@@ -1,0 +1,147 @@
+"""The only things the Studio changes: it drops inbox files (pitch, steer) and can start a daemon.
+
+Like every other tool it never touches a transcript; the daemon reads these files and records them.
+Inputs are checked here so a bad request gets one line naming the problem and the fix.
+"""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+from ulid import ULID
+
+from crumb.store.paths import inbox_dir, session_dir, session_inbox, state_dir
+
+ROLES = ("planner", "builder", "verifier", "researcher")
+MAX_TEXT = 65_536
+_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
+_BINDING = re.compile(r"^[a-z][a-z0-9_-]{0,31}(:[^\x00-\x1f\x7f#]{1,200})?$")  # one line, no comment
+
+
+class BadRequest(ValueError):
+    """A request the Studio will not act on; str() is the one-line reason and fix."""
+
+
+class PitchRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    pitch: str = Field(description="one line (or a few) describing the game")
+    preset: str = "local"
+    bindings: dict[str, str] = Field(default_factory=dict, description="role -> harness[:model]")
+
+    @field_validator("pitch")
+    @classmethod
+    def _pitch(cls, v: str) -> str:
+        v = v.strip()
+        if not v:
+            raise ValueError("the pitch is empty; describe the game in a sentence")
+        if len(v.encode()) > MAX_TEXT:
+            raise ValueError(f"the pitch is longer than {MAX_TEXT} bytes; shorten it")
+        return v
+
+    @field_validator("preset")
+    @classmethod
+    def _preset(cls, v: str) -> str:
+        if not _NAME.match(v):
+            raise ValueError(f"preset {v!r} is not a preset name; pick one from the list")
+        return v
+
+    @field_validator("bindings")
+    @classmethod
+    def _bindings(cls, v: dict[str, str]) -> dict[str, str]:
+        out = {}
+        for role, binding in v.items():
+            binding = binding.strip()
+            if not binding:
+                continue
+            if role not in ROLES:
+                raise ValueError(f"unknown role {role!r}; roles are {', '.join(ROLES)}")
+            if not _BINDING.match(binding):
+                raise ValueError(f"binding {binding!r} for {role} must look like harness or harness:model")
+            out[role] = binding
+        return out
+
+
+class SteerRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    text: str
+
+    @field_validator("text")
+    @classmethod
+    def _text(cls, v: str) -> str:
+        v = v.strip()
+        if not v:
+            raise ValueError("the message is empty; type text, a /command or @actor text")
+        if len(v.encode()) > MAX_TEXT:
+            raise ValueError(f"the message is longer than {MAX_TEXT} bytes; shorten it")
+        return v
+
+
+def pitch_text(req: PitchRequest, session: str) -> str:
+    """The inbox file for a pitch: front matter choosing session id, preset and bindings, then the pitch."""
+    lines = ["---", f"session: {session}", f"preset: {req.preset}"]
+    lines += [f"{role}: {binding}" for role, binding in sorted(req.bindings.items())]
+    return "\n".join([*lines, "---", req.pitch, ""])
+
+
+def pitch(root: Path, req: PitchRequest) -> dict[str, Any]:
+    """Drop a pitch in the root inbox; the session id is chosen here so the page can open it at once."""
+    from crumb.daemon.files import drop_inbox_file
+
+    session = str(ULID())
+    path = drop_inbox_file(inbox_dir(root), pitch_text(req, session), stem="studio-pitch")
+    return {"session": session, "file": path.name}
+
+
+def steer(root: Path, session: str, req: SteerRequest) -> dict[str, Any]:
+    """Drop a steering message (text, /command or @actor text) in the session's inbox."""
+    from crumb.daemon.files import drop_inbox_file
+
+    if not session_dir(root, session).is_dir():
+        raise BadRequest(f"session {session} has not started yet; wait until the daemon has taken the pitch")
+    path = drop_inbox_file(session_inbox(root, session), req.text + "\n", stem="studio")
+    return {"session": session, "file": path.name}
+
+
+def presets(root: Path) -> list[str]:
+    """Preset names a new session may use (packaged ones and root/presets/*.toml), "local" first."""
+    from crumb.actors.harness.bindings import preset_names
+
+    names = set(preset_names(root)) | {"local"}
+    return sorted((n for n in names if _NAME.match(n)), key=lambda n: (n != "local", n))
+
+
+def harnesses() -> list[str]:
+    from crumb.actors.harness.registry import HARNESSES as known
+
+    return list(known)
+
+
+def daemon_state(root: Path) -> dict[str, Any]:
+    try:
+        from crumb.daemon.lock import daemon_status
+    except ImportError:
+        return {"running": False, "pid": None, "available": False}
+    return {**daemon_status(root), "available": True}
+
+
+def start_daemon(root: Path) -> dict[str, Any]:
+    """Start `crumb watch` for this root, detached, logging to .crumb/daemon.log (no-op if one runs)."""
+    state = daemon_state(root)
+    if state.get("running"):
+        return {**state, "started": False}
+    log_dir = state_dir(root)
+    log_dir.mkdir(parents=True, exist_ok=True)
+    with open(log_dir / "daemon.log", "ab") as log:
+        proc = subprocess.Popen(
+            [sys.executable, "-c", "from crumb.cli import main; main(prog_name='crumb')",
+             "--root", str(root), "watch"],
+            cwd=root, stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
+        )
+    return {"running": True, "pid": proc.pid, "started": True, "available": state.get("available", False)}

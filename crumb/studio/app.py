@@ -1,0 +1,323 @@
+"""The Studio's routes: two HTML shells, a JSON API, one SSE stream per session page.
+
+Pages are static shells; scripts fetch JSON and render with textContent only, and the page CSP
+allows no inline script, so text from pitches, agents and games can never become markup.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import html
+import mimetypes
+from pathlib import Path
+from typing import Any
+
+import orjson
+from pydantic import ValidationError
+from starlette.applications import Starlette
+from starlette.middleware import Middleware
+from starlette.requests import Request
+from starlette.responses import FileResponse, HTMLResponse, PlainTextResponse, Response
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+from starlette.types import Receive, Scope, Send
+
+from crumb.store.paths import session_dir, transcript_path
+from crumb.studio import actions, data
+from crumb.studio.security import Guard, GuardMiddleware
+from crumb.studio.tail import Line, TailHub
+
+HERE = Path(__file__).parent
+PAGE_LIMIT = 200
+MAX_PAGE = 1000
+MAX_BACKLOG = 2000
+KEEPALIVE_S = 15.0
+
+PAGE_CSP = (
+    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
+    "frame-src {preview}; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+)
+FILE_HEADERS = {
+    "x-content-type-options": "nosniff",
+    "content-security-policy": "default-src 'none'; img-src 'self'; sandbox",
+    "cache-control": "no-store",
+}
+
+
+class StudioConfig:
+    """What the routes need to know about this launch."""
+
+    def __init__(self, root: Path, guard: Guard, preview_port: int) -> None:
+        self.root = root
+        self.guard = guard
+        self.preview_port = preview_port
+        self.hub = TailHub()
+
+
+def _json(obj: Any, status: int = 200) -> Response:
+    return Response(orjson.dumps(obj), status_code=status, media_type="application/json",
+                    headers={"cache-control": "no-store"})
+
+
+def _error(message: str, status: int = 400) -> Response:
+    return _json({"error": message}, status)
+
+
+def _validation_message(err: ValidationError) -> str:
+    first = err.errors()[0]
+    where = ".".join(str(p) for p in first["loc"])
+    msg = str(first["msg"]).removeprefix("Value error, ")
+    return f"{where}: {msg}" if where else msg
+
+
+def _event_page(lines: list[Line], first: int, last: int) -> bytes:
+    """A page of events as JSON without re-encoding the stored lines."""
+    head = orjson.dumps({"first": first, "last": last})[:-1]
+    return head + b',"events":[' + b",".join(raw for _, raw in lines) + b"]}"
+
+
+def create_app(cfg: StudioConfig) -> Starlette:
+    root = cfg.root
+    templates = {p.name: p.read_text() for p in (HERE / "templates").glob("*.html")}
+
+    def shell(name: str, request: Request, **values: str) -> Response:
+        host = request.url.hostname or "127.0.0.1"
+        host = f"[{host}]" if ":" in host and not host.startswith("[") else host
+        preview = f"{request.url.scheme}://{host}:{cfg.preview_port}"
+        text = templates[name]
+        for key, value in {"token": cfg.guard.token, "preview": preview, **values}.items():
+            text = text.replace("{{" + key + "}}", html.escape(value, quote=True))
+        return HTMLResponse(text, headers={"content-security-policy": PAGE_CSP.format(preview=preview),
+                                           "x-content-type-options": "nosniff", "referrer-policy": "same-origin",
+                                           "cache-control": "no-store"})
+
+    def session_or_404(request: Request) -> str | Response:
+        sid = request.path_params["session"]
+        if not data.valid_session(sid):
+            return _error(f"{sid!r} is not a session id (26 characters, a ULID)", 404)
+        return sid
+
+    async def index(request: Request) -> Response:
+        return shell("index.html", request)
+
+    async def session_page(request: Request) -> Response:
+        sid = session_or_404(request)
+        if isinstance(sid, Response):
+            return PlainTextResponse("no such session; go back to / for the list\n", status_code=404)
+        return shell("session.html", request, session=sid)
+
+    def api_sessions(request: Request) -> Response:
+        return _json({"sessions": data.session_rows(root), "daemon": actions.daemon_state(root)})
+
+    def api_session(request: Request) -> Response:
+        sid = session_or_404(request)
+        if isinstance(sid, Response):
+            return sid
+        if not transcript_path(root, sid).is_file():
+            return _json({"session": sid, "pending": True, "daemon": actions.daemon_state(root)})
+        try:
+            body = data.session_detail_json(root, sid)
+        except Exception as err:  # a damaged transcript: say which line, keep serving the rest
+            return _error(str(err).splitlines()[0], 500)
+        return Response(body, media_type="application/json", headers={"cache-control": "no-store"})
+
+    async def api_events(request: Request) -> Response:
+        """A page of the timeline: the newest `limit` events before `before`, or those after `after`."""
+        sid = session_or_404(request)
+        if isinstance(sid, Response):
+            return sid
+        try:
+            limit = min(int(request.query_params.get("limit", PAGE_LIMIT)), MAX_PAGE)
+            before = request.query_params.get("before")
+            after = request.query_params.get("after")
+            tail = cfg.hub.tail(transcript_path(root, sid))  # on the loop: the tail is not thread-safe
+            tail.catch_up()
+            if after is not None:
+                first, last = int(after) + 1, int(after) + limit
+            else:
+                end = int(before) - 1 if before is not None else tail.last_seq
+                first, last = end - limit + 1, end
+        except ValueError:
+            return _error("before, after and limit must be whole numbers", 400)
+        lines = tail.lines(first, last)
+        body = _event_page(lines, lines[0][0] if lines else 0, tail.last_seq)
+        return Response(body, media_type="application/json", headers={"cache-control": "no-store"})
+
+    def api_file(request: Request) -> Response:
+        """A file of the session (screenshot, log, spec): images inline, everything else as plain text."""
+        sid = session_or_404(request)
+        if isinstance(sid, Response):
+            return sid
+        rel = request.path_params["path"]
+        target = data.inside(session_dir(root, sid), rel)
+        if target is None:
+            return _error(f"{rel!r} is not a file inside session {sid}", 404)
+        media = data.IMAGE_TYPES.get(target.suffix.lower())
+        if media:
+            return FileResponse(target, media_type=media, headers=FILE_HEADERS)
+        text, cut = data.read_text(target)
+        if cut:
+            text = f"[… showing the last {data.MAX_TEXT // 1024} KiB]\n" + text
+        return PlainTextResponse(text, headers=FILE_HEADERS)
+
+    def api_presets(request: Request) -> Response:
+        return _json({"presets": actions.presets(root), "roles": list(actions.ROLES),
+                      "harnesses": actions.harnesses()})
+
+    def api_daemon(request: Request) -> Response:
+        return _json(actions.daemon_state(root))
+
+    async def body_json(request: Request) -> dict[str, Any]:
+        raw = await request.body()
+        if len(raw) > 2 * actions.MAX_TEXT:
+            raise actions.BadRequest("request body too large; keep messages under 64 KiB")
+        try:
+            obj = orjson.loads(raw or b"{}")
+        except orjson.JSONDecodeError:
+            raise actions.BadRequest("request body is not JSON; send {\"text\": ...}") from None
+        if not isinstance(obj, dict):
+            raise actions.BadRequest("request body must be a JSON object")
+        return obj
+
+    async def api_pitch(request: Request) -> Response:
+        try:
+            req = actions.PitchRequest.model_validate(await body_json(request))
+            return _json(await asyncio.to_thread(actions.pitch, root, req), 201)
+        except ValidationError as err:
+            return _error(_validation_message(err))
+        except actions.BadRequest as err:
+            return _error(str(err))
+
+    async def api_steer(request: Request) -> Response:
+        sid = session_or_404(request)
+        if isinstance(sid, Response):
+            return sid
+        try:
+            req = actions.SteerRequest.model_validate(await body_json(request))
+            return _json(await asyncio.to_thread(actions.steer, root, sid, req), 201)
+        except ValidationError as err:
+            return _error(_validation_message(err))
+        except actions.BadRequest as err:
+            return _error(str(err), 409)
+
+    async def api_daemon_start(request: Request) -> Response:
+        try:
+            return _json(await asyncio.to_thread(actions.start_daemon, root))
+        except OSError as err:
+            return _error(f"could not start the daemon: {err}; run `crumb --root {root} watch` by hand", 500)
+
+    routes = [
+        Route("/", index),
+        Route("/s/{session}", session_page),
+        Route("/api/sessions", api_sessions),
+        Route("/api/sessions/{session}", api_session),
+        Route("/api/sessions/{session}/events", api_events),
+        Route("/api/sessions/{session}/stream", EventStream(cfg)),
+        Route("/api/sessions/{session}/file/{path:path}", api_file),
+        Route("/api/sessions/{session}/steer", api_steer, methods=["POST"]),
+        Route("/api/pitch", api_pitch, methods=["POST"]),
+        Route("/api/presets", api_presets),
+        Route("/api/daemon", api_daemon),
+        Route("/api/daemon/start", api_daemon_start, methods=["POST"]),
+        Mount("/static", StaticFiles(directory=HERE / "static"), name="static"),
+    ]
+    return Starlette(routes=routes, middleware=[Middleware(GuardMiddleware, guard=cfg.guard)])
+
+
+def _frame(seq: int, raw: bytes) -> bytes:
+    return b"id: %d\nevent: ev\ndata: %s\n\n" % (seq, raw)
+
+
+class EventStream:
+    """SSE of one transcript: `id:` is seq; a reconnect with Last-Event-ID resumes exactly after it.
+
+    Subscribes before reading the backlog and skips anything at or below the last seq sent, so a
+    line appended during the hand-over is delivered once: no loss, no duplicates.
+    """
+
+    def __init__(self, cfg: StudioConfig) -> None:
+        self.cfg = cfg
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        request = Request(scope)
+        sid = scope["path_params"]["session"]
+        if not data.valid_session(sid):
+            await _error(f"{sid!r} is not a session id", 404)(scope, receive, send)
+            return
+        try:
+            last = int(request.headers.get("last-event-id") or request.query_params.get("after") or 0)
+        except ValueError:
+            await _error("Last-Event-ID must be a seq number", 400)(scope, receive, send)
+            return
+        hub = self.cfg.hub
+        tail, sub = hub.subscribe(transcript_path(self.cfg.root, sid))
+        gone = asyncio.Event()
+
+        async def watch_disconnect() -> None:
+            while True:
+                if (await receive())["type"] == "http.disconnect":
+                    gone.set()
+                    return
+
+        watcher = asyncio.get_running_loop().create_task(watch_disconnect())
+        try:
+            await send({"type": "http.response.start", "status": 200, "headers": [
+                (b"content-type", b"text/event-stream; charset=utf-8"), (b"cache-control", b"no-store"),
+                (b"x-accel-buffering", b"no")]})
+            tail.catch_up()
+            last = await self._backlog(send, tail, last)
+            getter: asyncio.Task[Any] | None = None
+            closing = asyncio.get_running_loop().create_task(gone.wait())
+            while not gone.is_set():
+                getter = asyncio.get_running_loop().create_task(sub.queue.get())
+                done, _ = await asyncio.wait({getter, closing}, timeout=KEEPALIVE_S,
+                                             return_when=asyncio.FIRST_COMPLETED)
+                if getter not in done:
+                    getter.cancel()
+                    if not gone.is_set():
+                        await send({"type": "http.response.body", "body": b": keepalive\n\n", "more_body": True})
+                    continue
+                batch = getter.result()
+                if batch is None:  # server shutting down
+                    break
+                if sub.overflowed:  # this client fell far behind: resend from the index
+                    sub.overflowed = False
+                    while not sub.queue.empty():
+                        sub.queue.get_nowait()
+                    last = await self._backlog(send, tail, last)
+                    continue
+                chunk = b"".join(_frame(seq, raw) for seq, raw in batch if seq > last)
+                if chunk:
+                    last = batch[-1][0]
+                    await send({"type": "http.response.body", "body": chunk, "more_body": True})
+            closing.cancel()
+            if getter is not None and not getter.done():
+                getter.cancel()
+            if not gone.is_set():
+                await send({"type": "http.response.body", "body": b"", "more_body": False})
+        except OSError:
+            pass  # the client went away mid-write
+        finally:
+            watcher.cancel()
+            hub.unsubscribe(tail, sub)
+
+    async def _backlog(self, send: Send, tail: Any, last: int) -> int:
+        """Send what the client has not seen; if that is a lot, send a `gap` and only the newest part."""
+        start = last + 1
+        if tail.last_seq - last > MAX_BACKLOG:
+            start = tail.last_seq - MAX_BACKLOG + 1
+            gap = orjson.dumps({"from": last + 1, "to": start - 1})
+            await send({"type": "http.response.body", "body": b"event: gap\ndata: %s\n\n" % gap, "more_body": True})
+        hello = orjson.dumps({"last_seq": tail.last_seq})
+        out = [b"retry: 1000\nevent: hello\ndata: %s\n\n" % hello]
+        for first in range(start, tail.last_seq + 1, 500):
+            lines = tail.lines(first, min(first + 499, tail.last_seq))
+            out.extend(_frame(seq, raw) for seq, raw in lines)
+            if lines:
+                last = lines[-1][0]
+        await send({"type": "http.response.body", "body": b"".join(out), "more_body": True})
+        return last
+
+
+mimetypes.add_type("text/javascript", ".js")
+mimetypes.add_type("text/css", ".css")

@@ -1,0 +1,136 @@
+"""Launch: bind both ports first (so each app knows the other's origin), then run two uvicorn servers.
+
+`Studio` is also what tests and the benchmark use: start() in a background thread, wait until it
+answers, stop() — real sockets on loopback, no stand-ins.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import signal
+import socket
+import threading
+from collections.abc import Iterable
+from pathlib import Path
+
+import uvicorn
+
+from crumb.studio.app import StudioConfig, create_app
+from crumb.studio.preview import create_preview_app
+from crumb.studio.security import Guard, host_names, is_loopback
+
+
+def bind(host: str, port: int) -> socket.socket:
+    """A listening socket; port 0 picks a free one. Raises OSError naming the address when taken."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind((host.strip("[]"), port))
+    except OSError as err:
+        sock.close()
+        raise OSError(f"cannot listen on {host}:{port} ({err.strerror}); pick another with --port") from None
+    sock.listen(128)
+    sock.setblocking(False)
+    return sock
+
+
+def bind_preview(host: str, studio_port: int, preview_port: int | None) -> socket.socket:
+    """The preview port: as asked, else the Studio's port + 1, else any free port."""
+    if preview_port is not None:
+        return bind(host, preview_port)
+    if studio_port:
+        try:
+            return bind(host, studio_port + 1)
+        except OSError:
+            pass
+    return bind(host, 0)
+
+
+class Studio:
+    """Both servers of one launch, sharing one event loop in one thread."""
+
+    def __init__(self, root: Path, *, host: str = "127.0.0.1", port: int = 7321, preview_port: int | None = None,
+                 allow_hosts: Iterable[str] = (), log_level: str = "warning") -> None:
+        self.root = Path(root).resolve()
+        self.host = host
+        self.studio_sock = bind(host, port)
+        self.preview_sock = bind_preview(host, self.studio_sock.getsockname()[1], preview_port)
+        self.port = self.studio_sock.getsockname()[1]
+        self.preview_port = self.preview_sock.getsockname()[1]
+        names = host_names(host, allow_hosts)
+        self.guard = Guard(hosts=names, port=self.port)
+        preview_guard = Guard(hosts=names, port=self.preview_port, check_csrf=False)
+        self.config = StudioConfig(self.root, self.guard, self.preview_port)
+        origins = sorted(f"http://{n}:{self.port}" for n in names if "[" not in n)  # CSP has no IPv6 literals
+        common = dict(log_level=log_level, access_log=False, lifespan="off", timeout_graceful_shutdown=2,
+                      server_header=False)
+        self.servers = [
+            uvicorn.Server(uvicorn.Config(create_app(self.config), **common)),  # type: ignore[arg-type]
+            uvicorn.Server(uvicorn.Config(create_preview_app(self.root, preview_guard, origins), **common)),  # type: ignore[arg-type]
+        ]
+        self._thread: threading.Thread | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
+
+    @property
+    def url(self) -> str:
+        host = "127.0.0.1" if self.host in ("0.0.0.0", "") else ("[::1]" if self.host == "::" else self.host)
+        host = f"[{host}]" if ":" in host and not host.startswith("[") else host
+        return f"http://{host}:{self.port}/"
+
+    @property
+    def loopback_only(self) -> bool:
+        return is_loopback(self.host)
+
+    async def serve(self) -> None:
+        """Serve until request_stop() or, in the main thread, Ctrl-C / SIGTERM (which stop both servers)."""
+        self._loop = asyncio.get_running_loop()
+        for s in self.servers:
+            s.capture_signals = contextlib.nullcontext  # type: ignore[method-assign]
+        if threading.current_thread() is threading.main_thread():
+            for sig in (signal.SIGINT, signal.SIGTERM):
+                self._loop.add_signal_handler(sig, self.request_stop)
+        await asyncio.gather(self.servers[0].serve(sockets=[self.studio_sock]),
+                             self.servers[1].serve(sockets=[self.preview_sock]))
+
+    def request_stop(self) -> None:
+        """Ask both servers to finish (thread-safe): streams end, then the loop returns."""
+        def _stop() -> None:
+            self.config.hub.close()
+            for s in self.servers:
+                s.force_exit = s.should_exit  # asked twice: stop waiting for open connections
+                s.should_exit = True
+        if self._loop is not None:
+            self._loop.call_soon_threadsafe(_stop)
+        else:
+            for s in self.servers:
+                s.should_exit = True
+
+    # ---- background use (tests, benchmark)
+
+    def start(self, timeout: float = 10.0) -> "Studio":
+        """Run in a daemon thread and return once both servers accept connections."""
+        self._thread = threading.Thread(target=lambda: asyncio.run(self.serve()), name="crumb-studio", daemon=True)
+        self._thread.start()
+        ready = threading.Event()
+
+        def wait() -> None:
+            import time
+            deadline = time.monotonic() + timeout
+            while time.monotonic() < deadline and not all(s.started for s in self.servers):
+                if not self._thread or not self._thread.is_alive():
+                    return
+                ready.wait(0.005)
+            if all(s.started for s in self.servers):
+                ready.set()
+
+        wait()
+        if not ready.is_set():
+            raise RuntimeError("the Studio did not start listening in time")
+        return self
+
+    def stop(self, timeout: float = 10.0) -> None:
+        self.request_stop()
+        if self._thread is not None:
+            self._thread.join(timeout)

@@ -1,0 +1,106 @@
+// Shared helpers. Every piece of text goes in through textContent: nothing from a pitch, an agent
+// or a game is ever parsed as HTML (the page CSP also forbids inline script).
+"use strict";
+
+const meta = (name) => (document.querySelector(`meta[name="${name}"]`) || {}).content || "";
+const TOKEN = meta("crumb-token");
+
+function h(tag, props, ...children) {
+  const el = document.createElement(tag);
+  for (const [k, v] of Object.entries(props || {})) {
+    if (v === null || v === undefined || v === false) continue;
+    if (k === "class") el.className = v;
+    else if (k === "text") el.textContent = String(v);
+    else if (k.startsWith("on")) el.addEventListener(k.slice(2), v);
+    else if (k === "dataset") Object.assign(el.dataset, v);
+    else if (k === "style") el.style.cssText = v;  // CSSOM, allowed by the CSP (style attributes are not)
+    else el.setAttribute(k, String(v));
+  }
+  for (const c of children.flat()) {
+    if (c === null || c === undefined || c === false) continue;
+    el.append(c instanceof Node ? c : document.createTextNode(String(c)));
+  }
+  return el;
+}
+
+function clear(el, ...children) { el.replaceChildren(...children.flat().filter(Boolean)); return el; }
+
+async function apiGet(path) {
+  const r = await fetch(path, { headers: { accept: "application/json" }, cache: "no-store" });
+  const body = await r.json().catch(() => ({ error: `HTTP ${r.status}` }));
+  if (!r.ok) throw new Error(body.error || `HTTP ${r.status}`);
+  return body;
+}
+
+async function apiPost(path, payload) {
+  const r = await fetch(path, {
+    method: "POST",
+    headers: { "content-type": "application/json", "x-crumb-token": TOKEN },
+    body: JSON.stringify(payload || {}),
+  });
+  const body = await r.json().catch(() => ({ error: `HTTP ${r.status}` }));
+  if (!r.ok) throw new Error(body.error || `HTTP ${r.status}`);
+  return body;
+}
+
+function ago(ts) {
+  const t = Date.parse(ts);
+  if (!t) return "";
+  const s = Math.max(0, (Date.now() - t) / 1000);
+  if (s < 60) return `${Math.round(s)}s ago`;
+  if (s < 3600) return `${Math.round(s / 60)}m ago`;
+  if (s < 86400) return `${Math.round(s / 3600)}h ago`;
+  return new Date(t).toLocaleDateString();
+}
+
+function clock(ts) {
+  const d = new Date(ts);
+  return isNaN(d) ? "" : d.toLocaleTimeString([], { hour12: false });
+}
+
+function bytes(n) {
+  if (n === null || n === undefined) return "—";
+  if (n < 1024) return `${n} B`;
+  if (n < 1048576) return `${(n / 1024).toFixed(1)} KiB`;
+  return `${(n / 1048576).toFixed(1)} MiB`;
+}
+
+const PHASE_CLASS = {
+  done: "ok", waiting: "warn", paused: "warn", damaged: "bad",
+  planning: "run", researching: "run", building: "run", qa: "run", verifying: "run",
+};
+const VERDICT_CLASS = { PASS: "ok", PARTIAL: "warn", FAIL: "bad", REJECT: "bad" };
+
+function badge(text, cls, title) {
+  return text ? h("span", { class: `badge ${cls || ""}`, title }, text) : null;
+}
+
+function phaseBadge(row) {
+  if (!row.phase) return null;
+  let text = row.phase;
+  if (row.phase === "done" && row.done && row.done.reason) text = `done · ${row.done.reason}`;
+  if (row.phase === "waiting" && row.waiting_for) text = `waiting for ${row.waiting_for}`;
+  return badge(text, PHASE_CLASS[row.phase] || "", row.done && row.done.detail);
+}
+
+// The daemon indicator in the header: running or not, and a button to start one.
+function mountDaemon(el) {
+  async function refresh(state) {
+    try { state = state || await apiGet("/api/daemon"); } catch (e) { state = { error: e.message }; }
+    const running = state.running;
+    const kids = [h("span", { class: `dot ${running ? "on" : "off"}` }),
+      h("span", { text: running ? `daemon running${state.pid ? " · pid " + state.pid : ""}` : "daemon stopped" })];
+    if (!running) {
+      kids.push(h("button", { type: "button", class: "small", id: "daemon-start", onclick: async (ev) => {
+        ev.target.disabled = true;
+        try { await refresh(await apiPost("/api/daemon/start")); }
+        catch (e) { el.append(h("span", { class: "err", text: e.message })); }
+      } }, "Start daemon"));
+    }
+    clear(el, kids);
+    el.dataset.running = running ? "1" : "0";
+  }
+  refresh();
+  setInterval(refresh, 4000);
+  return refresh;
+}

@@ -1,0 +1,384 @@
+"use strict";
+
+const SID = meta("crumb-session");
+const PREVIEW = meta("crumb-preview");
+const API = `/api/sessions/${SID}`;
+const STAGES = [["planner", "Planner"], ["builder", "Builder"], ["qa", "QA"], ["verifier", "Verifier"]];
+const PHASE_STAGE = { planning: "planner", researching: "planner", building: "builder", qa: "qa", verifying: "verifier" };
+
+// What the page has received, for people (and the browser tests) to check: seqs in order, dupes.
+const studio = (window.__studio = { seqs: [], duplicates: 0, connects: 0, lastSeq: 0, firstSeq: 0, history: [], arrivals: {} });
+
+document.getElementById("sid").textContent = SID;
+mountDaemon(document.getElementById("daemon"));
+
+// ------------------------------------------------------------------ timeline
+
+const eventsEl = document.getElementById("events");
+const timelineEl = document.getElementById("timeline");
+const earlierBtn = document.getElementById("earlier");
+
+function describe(ev) {
+  const d = ev.data || {};
+  switch (ev.kind) {
+    case "goal": return d.pitch;
+    case "spec": case "spec.update": return `${d.title || ""} (${d.genre || "?"}) · ${(d.criteria || []).length} criteria`;
+    case "build": return `${((d.manifest || {}).files || []).length} files`;
+    case "qa.result": return d.error ? `QA failed: ${d.error}` : `ok=${d.ok} · probes ${(d.probes || []).filter((p) => p.ok).length}/${(d.probes || []).length}`;
+    case "judge.score": case "audit": return `${d.verdict}${d.severity ? " · " + d.severity : ""} · ${d.total}`;
+    case "done": return `${d.reason}${d.verdict ? " · " + d.verdict : ""}${d.detail ? " · " + d.detail : ""}`;
+    case "progress": return d.message;
+    case "effect.started": case "effect.finished": case "effect.failed":
+      return `${d.kind}${d.actor ? " · " + d.actor : ""}${d.adapter ? " (" + d.adapter + ")" : ""}${d.error ? " · " + d.error : ""}`;
+    case "error": return d.message;
+    case "note": case "user.note": case "user.intervene": case "user.append":
+      return (d.actor ? "@" + d.actor + " " : "") + (d.text || "");
+    case "user.veto": case "user.cancel": return d.reason;
+    case "budget.warning": return `${d.budget} ${d.used}/${d.limit}`;
+    case "circuit.opened": return `${d.actor}/${d.adapter} after ${d.failures} failures`;
+    case "adapter.swapped": return `${d.actor}: ${d.before || "?"} → ${d.after || "?"}`;
+    default: return "";
+  }
+}
+
+function eventRow(ev) {
+  const text = ev.body || describe(ev) || "";
+  const details = h("pre", { class: "ev-data", hidden: true, text: JSON.stringify(ev.data, null, 2) });
+  const from = ev.from || "?";
+  return h("li", { class: `ev from-${from.replace(/[^a-z]/g, "")} kind-${ev.kind.replace(/\W/g, "-")}`,
+                   dataset: { seq: ev.seq, kind: ev.kind } },
+    h("button", { type: "button", class: "ev-line", onclick: () => { details.hidden = !details.hidden; } },
+      h("span", { class: "seq mono", text: ev.seq }),
+      h("span", { class: "time mono", text: clock(ev.ts) }),
+      h("span", { class: "who", text: from }),
+      h("span", { class: "kind", text: ev.kind }),
+      h("span", { class: "text", text })),
+    details);
+}
+
+function nearBottom() { return timelineEl.scrollHeight - timelineEl.scrollTop - timelineEl.clientHeight < 60; }
+
+function appendEvents(list) {
+  const stick = nearBottom();
+  const frag = document.createDocumentFragment();
+  for (const ev of list) {
+    if (ev.seq <= studio.lastSeq) { studio.duplicates++; continue; }
+    if (studio.lastSeq && ev.seq !== studio.lastSeq + 1) studio.gaps = (studio.gaps || 0) + 1;
+    studio.lastSeq = ev.seq;
+    studio.seqs.push(ev.seq);
+    studio.arrivals[ev.seq] = performance.timeOrigin + performance.now();  // for bench/studio.py
+    frag.append(eventRow(ev));
+  }
+  eventsEl.append(frag);
+  if (stick) timelineEl.scrollTop = timelineEl.scrollHeight;
+}
+
+async function loadLatestPage() {
+  const page = await apiGet(`${API}/events?limit=200`);
+  eventsEl.replaceChildren();
+  studio.seqs = [];
+  studio.lastSeq = page.events.length ? page.events[0].seq - 1 : page.last;
+  studio.firstSeq = page.events.length ? page.events[0].seq : 0;
+  appendEvents(page.events);
+  earlierBtn.hidden = !(studio.firstSeq > 1);
+  timelineEl.scrollTop = timelineEl.scrollHeight;
+}
+
+earlierBtn.addEventListener("click", async () => {
+  const page = await apiGet(`${API}/events?before=${studio.firstSeq}&limit=200`);
+  const before = timelineEl.scrollHeight;
+  eventsEl.prepend(...page.events.map(eventRow));
+  if (page.events.length) studio.firstSeq = page.events[0].seq;
+  earlierBtn.hidden = !(studio.firstSeq > 1);
+  timelineEl.scrollTop += timelineEl.scrollHeight - before;
+});
+
+// Kinds that change nothing but the timeline: no need to refetch the panels for them.
+const QUIET_KINDS = new Set(["progress", "note", "user.note"]);
+
+// One EventSource per page. The browser reconnects by itself, sending Last-Event-ID = the last seq.
+let source = null;
+function connect() {
+  const live = document.getElementById("live");
+  source = new EventSource(`${API}/stream?after=${studio.lastSeq}`);
+  source.addEventListener("hello", () => { studio.connects++; live.textContent = "live"; live.className = "live on"; });
+  source.addEventListener("ev", (msg) => {
+    const ev = JSON.parse(msg.data);
+    appendEvents([ev]);
+    if (!QUIET_KINDS.has(ev.kind)) scheduleDetail();
+  });
+  source.addEventListener("gap", async () => { await loadLatestPage(); });
+  source.onerror = () => { live.textContent = "reconnecting"; live.className = "live off"; };
+}
+
+// ------------------------------------------------------------------ detail panels
+
+let detailTimer = null;
+let detailBusy = false;
+function scheduleDetail() {
+  if (detailTimer) return;
+  detailTimer = setTimeout(async () => {
+    detailTimer = null;
+    if (detailBusy) { scheduleDetail(); return; }
+    detailBusy = true;
+    try { await loadDetail(); } finally { detailBusy = false; }
+  }, 250);
+}
+
+function renderHead(s) {
+  document.getElementById("title").textContent = s.title || "Untitled session";
+  document.getElementById("pitch").textContent = s.pitch || "";
+  document.title = `CRUMB Studio · ${s.title || SID}`;
+  const verdicts = s.verdicts || [];
+  const last = verdicts[verdicts.length - 1];
+  clear(document.getElementById("badges"),
+    phaseBadge(s),
+    last ? badge(`${last.verdict}${last.total !== undefined ? " · " + last.total : ""}`, VERDICT_CLASS[last.verdict]) : null,
+    s.genre ? badge(s.genre, "plain") : null,
+    s.paused ? badge(`paused${(s.paused_actors || []).length ? " · " + s.paused_actors.join(", ") : ""}`, "warn") : null);
+  document.getElementById("round").textContent = s.round ? `round ${s.round}` : "";
+  const waiting = document.getElementById("waiting");
+  waiting.textContent = s.waiting_for ? `waiting for ${s.waiting_for}` : "";
+  document.getElementById("btn-approve").classList.toggle("primary", s.waiting_for === "approval");
+}
+
+function renderPipeline(s) {
+  const current = s.stage || PHASE_STAGE[s.phase] || null;
+  const done = s.phase === "done";
+  const order = STAGES.map(([k]) => k);
+  const at = order.indexOf(current);
+  const items = [];
+  STAGES.forEach(([key, label], i) => {
+    let cls = "stage";
+    if (s.phase === "waiting") cls += " past";
+    else if (done) cls += s.done && (s.done.reason === "pass" || s.done.reason === "approved") ? " past" : " idle";
+    else if (key === current) cls += " current";
+    else if (at >= 0 && i < at) cls += " past";
+    items.push(h("li", { class: cls, dataset: { stage: key } },
+      h("span", { class: "step", text: i + 1 }), h("span", { text: label }),
+      key === current && !done && s.round ? h("small", { text: `round ${s.round}` }) : null));
+    if (i < STAGES.length - 1) items.push(h("li", { class: "arrow", "aria-hidden": "true", text: "→" }));
+  });
+  if (s.phase === "waiting") {
+    items.push(h("li", { class: "arrow", "aria-hidden": "true", text: "→" }));
+    items.push(h("li", { class: "stage waiting current", dataset: { stage: "waiting" } },
+      h("span", { text: `Waiting for ${s.waiting_for || "you"}` })));
+  }
+  items.push(h("li", { class: "arrow", "aria-hidden": "true", text: "→" }));
+  items.push(h("li", { class: `stage end ${done ? "current" : ""}`, dataset: { stage: "done" } },
+    h("span", { text: done ? `Done · ${(s.done || {}).reason || ""}` : "Done" })));
+  clear(document.getElementById("pipeline"), items);
+}
+
+function renderBudgets(budgets) {
+  const rows = Object.entries(budgets || {}).map(([name, b]) => {
+    const frac = b.limit ? Math.min(1, b.used / b.limit) : 0;
+    const fmt = (x) => (typeof x === "number" && !Number.isInteger(x) ? x.toFixed(2) : x);
+    return h("div", { class: "budget" },
+      h("span", { class: "name", text: name }),
+      h("span", { class: "bar" }, h("span", { class: frac > 0.8 ? "fill hot" : "fill", style: `width:${(frac * 100).toFixed(1)}%` })),
+      h("span", { class: "num mono", text: `${fmt(b.used)} / ${fmt(b.limit)}` }));
+  });
+  clear(document.getElementById("budgets"), rows.length ? rows : [h("p", { class: "dim empty", text: "No budgets recorded." })]);
+}
+
+function yesno(v) {
+  if (v === true) return h("span", { class: "yes", text: "yes" });
+  if (v === false) return h("span", { class: "no", text: "no" });
+  return h("span", { class: "dim", text: "—" });
+}
+
+const show = (v) => (v === undefined || v === null ? "—" : JSON.stringify(v));
+
+function renderScorecard(card) {
+  const parts = [];
+  if (card.qa) {
+    const q = card.qa;
+    parts.push(h("div", { class: "score-block" },
+      h("h3", {}, "QA facts ", h("span", { class: "src src-qa", text: "measured · QA" })),
+      q.error ? h("p", { class: "err", text: `QA itself failed: ${q.error}` }) : null,
+      h("table", { class: "facts" }, h("tbody", {},
+        q.facts.map((f) => h("tr", {}, h("td", { text: f.name }), h("td", {}, yesno(f.value)))),
+        q.fps !== null && q.fps !== undefined ? h("tr", {}, h("td", { text: "frames per second" }), h("td", { class: "mono", text: Number(q.fps).toFixed(0) })) : null)),
+      q.probes.length ? h("table", { class: "probes" }, h("tbody", {}, q.probes.map((p) =>
+        h("tr", {}, h("td", {}, yesno(p.ok)), h("td", {}, h("b", { text: p.id }), " ", p.text),
+          h("td", { class: "dim", text: p.detail }))))) : null,
+      q.errors.length ? h("ul", { class: "errs" }, q.errors.map((e) => h("li", { text: e }))) : null));
+  }
+  if (card.model) {
+    const m = card.model;
+    parts.push(h("div", { class: "score-block" },
+      h("h3", {}, "Model scores ", h("span", { class: "src src-model", text: `judged · ${m.model || "verifier"}` })),
+      h("p", {}, badge(m.verdict, VERDICT_CLASS[m.verdict]), " ", m.severity ? badge(m.severity, "plain") : null,
+        h("span", { class: "mono", text: ` total ${m.total}` })),
+      h("table", { class: "dims" }, h("tbody", {}, m.scores.map((s) =>
+        h("tr", {}, h("td", { text: s.dimension }),
+          h("td", {}, h("span", { class: "bar small" }, h("span", { class: "fill", style: `width:${(s.score / 5) * 100}%` }))),
+          h("td", { class: "mono", text: s.score }), h("td", { class: "dim", text: s.note }))))),
+      m.feedback ? h("p", { class: "feedback", text: m.feedback }) : null));
+  }
+  if (card.validator) {
+    const v = card.validator;
+    parts.push(h("div", { class: "score-block" },
+      h("h3", {}, "Validator ", h("span", { class: "src src-validator", text: "corrected · validator" })),
+      h("p", {}, badge(v.verdict, VERDICT_CLASS[v.verdict]), " ", v.severity ? badge(v.severity, "plain") : null,
+        h("span", { class: "mono", text: ` total ${v.total}` })),
+      v.corrections.length
+        ? h("ul", { class: "corrections" }, v.corrections.map((c) => h("li", {},
+            h("b", { text: c.rule }), ` ${c.field}: `, h("span", { class: "mono", text: `${show(c.before)} → ${show(c.after)}` }),
+            h("div", { class: "dim", text: c.reason }))))
+        : h("p", { class: "dim", text: "No corrections: the model's verdict agreed with the evidence." })));
+  }
+  clear(document.getElementById("scorecard"), parts.length ? parts : [h("p", { class: "dim empty", text: "No verdict yet." })]);
+}
+
+function fileUrl(rel) { return `${API}/file/${rel.split("/").map(encodeURIComponent).join("/")}`; }
+
+function renderSpec(detail) {
+  const box = document.getElementById("spec");
+  if (detail.spec_md) return clear(box, h("pre", { class: "spec", text: detail.spec_md }));
+  const s = detail.spec;
+  if (!s) return clear(box, h("p", { class: "dim empty", text: "No spec yet." }));
+  clear(box,
+    h("p", {}, h("b", { text: s.title }), ` · ${s.genre}`),
+    s.core_loop ? h("p", { text: s.core_loop }) : null,
+    (s.criteria || []).length ? h("ul", { class: "criteria" }, s.criteria.map((c) => h("li", {}, h("b", { text: c.id }), " ", c.text))) : null);
+}
+
+function renderArtifacts(list) {
+  if (!list.length) return clear(document.getElementById("artifacts"), h("p", { class: "dim empty", text: "None yet." }));
+  clear(document.getElementById("artifacts"), h("table", { class: "files" },
+    h("thead", {}, h("tr", {}, h("th", { text: "file" }), h("th", { text: "size" }), h("th", { text: "sha256" }), h("th", { text: "manifest" }))),
+    h("tbody", {}, list.map((a) => h("tr", {},
+      h("td", { class: "mono" }, a.missing ? h("span", { text: a.path }) : h("a", { href: fileUrl(a.path), target: "_blank", rel: "noopener", text: a.path })),
+      h("td", { class: "mono", text: bytes(a.bytes) }),
+      h("td", { class: "mono sha", title: a.sha256, text: a.sha256 ? a.sha256.slice(0, 12) + "…" : "" }),
+      h("td", {}, a.manifest === null ? h("span", { class: "dim", text: "—" })
+        : a.manifest ? h("span", { class: "yes", text: "✓ match" }) : h("span", { class: "no", text: a.missing ? "✗ missing" : "✗ changed" })))))));
+}
+
+function renderShots(list) {
+  const box = document.getElementById("shots");
+  if (!list.length) return clear(box, h("p", { class: "dim empty", text: "None yet." }));
+  clear(box, list.map((rel) => h("a", { href: fileUrl(rel), target: "_blank", rel: "noopener" },
+    h("img", { src: fileUrl(rel), alt: rel, loading: "lazy" }), h("span", { class: "cap mono", text: rel.split("/").pop() }))));
+}
+
+function renderLogs(list) {
+  const box = document.getElementById("logs");
+  if (!list.length) return clear(box, h("p", { class: "dim empty", text: "None yet." }));
+  const view = document.getElementById("log-view");
+  clear(box, h("ul", { class: "logs" }, list.map((l) => h("li", {},
+    l.bytes === null || l.bytes === undefined ? h("span", { class: "mono dim", text: `${l.path} (not written)` }) :
+    h("button", { type: "button", class: "link", onclick: async () => {
+      const r = await fetch(fileUrl(l.path), { cache: "no-store" });
+      view.hidden = false;
+      view.textContent = await r.text();
+      view.scrollTop = view.scrollHeight;
+    } }, l.path),
+    h("span", { class: "dim", text: ` ${[l.actor, l.kind, l.attempt > 1 ? "attempt " + l.attempt : "", l.state, bytes(l.bytes)].filter(Boolean).join(" · ")}` })))));
+}
+
+let shownBuild = undefined;
+function renderPreview(game) {
+  const box = document.getElementById("preview-box");
+  const open = document.getElementById("preview-open");
+  const build = game ? game.build || "" : null;
+  if (build === shownBuild) return;
+  shownBuild = build;
+  if (!game) { open.hidden = true; return clear(box, h("p", { class: "dim empty", text: "No build yet." })); }
+  const src = `${PREVIEW}/s/${SID}/${game.entry.split("/").map(encodeURIComponent).join("/")}?build=${encodeURIComponent(build)}`;
+  open.hidden = false;
+  open.href = src;
+  // scripts only: no same-origin, no forms, no popups, no top navigation
+  clear(box, h("iframe", { id: "preview", src, sandbox: "allow-scripts", title: "game preview",
+                           referrerpolicy: "no-referrer", allow: "" }));
+}
+
+document.getElementById("preview-reload").addEventListener("click", () => {
+  const f = document.getElementById("preview");
+  if (f) f.src = f.src;
+});
+
+// Re-render a panel only when its data changed: a busy session must not thrash the page.
+const lastShown = {};
+function changed(key, value) {
+  const text = JSON.stringify(value === undefined ? null : value);
+  if (lastShown[key] === text) return false;
+  lastShown[key] = text;
+  return true;
+}
+
+async function loadDetail() {
+  const notice = document.getElementById("notice");
+  let d;
+  try { d = await apiGet(API); } catch (e) {
+    notice.hidden = false; notice.className = "notice err"; notice.textContent = e.message; return false;
+  }
+  if (d.pending) {
+    notice.hidden = false;
+    notice.className = "notice";
+    notice.textContent = d.daemon && d.daemon.running
+      ? "Waiting for the daemon to take the pitch from the inbox…"
+      : "This session has not started. The pitch waits in inbox/ until a daemon runs: start one above, or run `crumb watch`.";
+    renderPipeline({ phase: "planning", stage: null });
+    return false;
+  }
+  notice.hidden = true;
+  const s = d.summary || {};
+  const head = { ...s, budgets: undefined, pending: undefined, events: undefined, last_seq: undefined, state_hash: undefined };
+  changed("head", head) && (renderHead(s), renderPipeline(s));
+  changed("budgets", s.budgets) && renderBudgets(s.budgets);
+  changed("scorecard", d.scorecard) && renderScorecard(d.scorecard);
+  changed("spec", [d.spec_md, d.spec]) && renderSpec(d);
+  changed("artifacts", d.artifacts) && renderArtifacts(d.artifacts);
+  changed("shots", d.screenshots) && renderShots(d.screenshots);
+  changed("logs", d.logs) && renderLogs(d.logs);
+  renderPreview(d.game);
+  studio.phase = s.phase;
+  studio.stage = s.stage;
+  const where = s.phase === "done" ? "done" : s.stage || s.phase;
+  if (studio.history[studio.history.length - 1] !== where) studio.history.push(where);
+  return true;
+}
+
+// ------------------------------------------------------------------ steering
+
+const steerStatus = document.getElementById("steer-status");
+async function steer(text) {
+  steerStatus.className = "status";
+  steerStatus.textContent = "Sending…";
+  try {
+    const res = await apiPost(`${API}/steer`, { text });
+    steerStatus.textContent = `Sent to the session inbox as ${res.file}`;
+    return true;
+  } catch (e) {
+    steerStatus.className = "status err";
+    steerStatus.textContent = e.message;
+    return false;
+  }
+}
+
+document.getElementById("steer-form").addEventListener("submit", async (ev) => {
+  ev.preventDefault();
+  const input = document.getElementById("steer-text");
+  if (await steer(input.value)) input.value = "";
+});
+
+for (const btn of document.querySelectorAll("[data-cmd]")) {
+  btn.addEventListener("click", async () => {
+    const input = document.getElementById("steer-text");
+    let cmd = btn.dataset.cmd;
+    if (cmd === "/veto" && input.value.trim()) cmd += " " + input.value.trim();
+    if (await steer(cmd) && cmd.startsWith("/veto")) input.value = "";
+  });
+}
+
+// ------------------------------------------------------------------ start
+
+(async function start() {
+  await loadDetail();
+  try { await loadLatestPage(); } catch (e) { /* no transcript yet: the stream will bring it */ }
+  connect();
+  setInterval(() => { if (document.getElementById("notice").hidden === false) loadDetail(); }, 1000);
+})();

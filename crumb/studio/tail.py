@@ -1,0 +1,172 @@
+"""One shared tail per transcript, fanned out to every open page.
+
+However many tabs watch a session, the Studio reads its transcript once: a single polling task
+stats each watched file every ~20 ms, reads only the new bytes, indexes line offsets (seq N is
+line N, the writer guarantees it) and hands the raw lines to each subscriber's queue. Pages and
+reconnects read history by seq through the same index, so a large transcript is never sent whole.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+Line = tuple[int, bytes]  # (seq, raw JSON line without the newline)
+
+POLL_S = 0.02
+QUEUE_MAX = 10_000
+
+
+def _seq_of(raw: bytes) -> int | None:
+    """The seq of a line, read without decoding it all (the writer puts `"seq":N` near the front)."""
+    at = raw.find(b'"seq":', 0, 64)
+    if at < 0:
+        return None
+    start = at + 6
+    end = start
+    while end < len(raw) and 48 <= raw[end] <= 57:
+        end += 1
+    return int(raw[start:end]) if end > start else None
+
+
+@dataclass(eq=False)
+class Subscriber:
+    queue: asyncio.Queue[list[Line] | None] = field(default_factory=lambda: asyncio.Queue(QUEUE_MAX))
+    overflowed: bool = False
+
+
+class Tail:
+    """The index and subscribers of one transcript. Not thread-safe: lives on the server's loop."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.offsets: list[int] = []  # offsets[seq - 1] = byte offset of line seq
+        self.lengths: list[int] = []
+        self.read_to = 0  # bytes consumed (always just after a newline)
+        self.identity: tuple[int, int] | None = None  # (st_dev, st_ino) of the indexed file
+        self.subscribers: set[Subscriber] = set()
+
+    @property
+    def last_seq(self) -> int:
+        return len(self.offsets)
+
+    def refresh(self) -> list[Line]:
+        """Index lines appended since the last call; return them (complete lines only)."""
+        try:
+            st = os.stat(self.path)
+        except FileNotFoundError:
+            return []
+        if self.identity != (st.st_dev, st.st_ino) or st.st_size < self.read_to:
+            self.offsets.clear()  # a new or replaced file: index it afresh
+            self.lengths.clear()
+            self.read_to = 0
+            self.identity = (st.st_dev, st.st_ino)
+        if st.st_size == self.read_to:
+            return []
+        with open(self.path, "rb") as f:
+            f.seek(self.read_to)
+            data = f.read(st.st_size - self.read_to)
+        end = data.rfind(b"\n")
+        if end < 0:
+            return []
+        new: list[Line] = []
+        pos = 0
+        base = self.read_to
+        while pos <= end:
+            nl = data.index(b"\n", pos)
+            raw = data[pos:nl]
+            seq = _seq_of(raw)
+            if seq == len(self.offsets) + 1:
+                self.offsets.append(base + pos)
+                self.lengths.append(nl - pos)
+                new.append((seq, raw))
+            pos = nl + 1
+        self.read_to = base + end + 1
+        return new
+
+    def lines(self, first: int, last: int) -> list[Line]:
+        """Lines with first <= seq <= last (clamped to what is indexed), read from disk."""
+        first = max(first, 1)
+        last = min(last, len(self.offsets))
+        if last < first:
+            return []
+        start = self.offsets[first - 1]
+        stop = self.offsets[last - 1] + self.lengths[last - 1]
+        with open(self.path, "rb") as f:
+            f.seek(start)
+            data = f.read(stop - start)
+        out: list[Line] = []
+        for seq in range(first, last + 1):
+            off = self.offsets[seq - 1] - start
+            out.append((seq, data[off : off + self.lengths[seq - 1]]))
+        return out
+
+    def catch_up(self) -> None:
+        """Index what is on disk now, handing new lines to subscribers too (never index silently:
+        a line indexed here and not broadcast would be missing from every open stream)."""
+        batch = self.refresh()
+        if batch:
+            self.broadcast(batch)
+
+    def broadcast(self, batch: list[Line]) -> None:
+        for sub in self.subscribers:
+            try:
+                sub.queue.put_nowait(batch)
+            except asyncio.QueueFull:
+                sub.overflowed = True  # the stream notices and tells the page to reload from the index
+
+
+class TailHub:
+    """All tails of one root, and the one polling task that feeds them while anyone listens."""
+
+    def __init__(self, poll_s: float = POLL_S) -> None:
+        self.poll_s = poll_s
+        self.tails: dict[Path, Tail] = {}
+        self._task: asyncio.Task[None] | None = None
+        self._closed = False
+
+    def tail(self, path: Path) -> Tail:
+        t = self.tails.get(path)
+        if t is None:
+            t = self.tails[path] = Tail(path)
+        return t
+
+    def subscribe(self, path: Path) -> tuple[Tail, Subscriber]:
+        t = self.tail(path)
+        sub = Subscriber()
+        t.subscribers.add(sub)
+        if self._task is None or self._task.done():
+            self._task = asyncio.get_running_loop().create_task(self._run(), name="crumb-studio-tail")
+        return t, sub
+
+    def unsubscribe(self, tail: Tail, sub: Subscriber) -> None:
+        tail.subscribers.discard(sub)
+
+    def watched(self) -> Iterable[Tail]:
+        return [t for t in self.tails.values() if t.subscribers]
+
+    async def _run(self) -> None:
+        while not self._closed:
+            active = list(self.watched())
+            if not active:
+                self._task = None
+                return
+            for t in active:
+                try:
+                    t.catch_up()
+                except OSError:
+                    continue
+            await asyncio.sleep(self.poll_s)
+
+    def close(self) -> None:
+        """Wake every stream with an end marker so the server can shut down promptly."""
+        self._closed = True
+        for t in self.tails.values():
+            for sub in t.subscribers:
+                try:
+                    sub.queue.put_nowait(None)
+                except asyncio.QueueFull:
+                    pass

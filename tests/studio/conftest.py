@@ -1,0 +1,142 @@
+"""Fixtures: a real Studio on loopback (random free ports), real Chromium, real transcripts."""
+
+from __future__ import annotations
+
+import http.client
+import os
+import shutil
+import socket
+import threading
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+import httpx
+import orjson
+import pytest
+
+from crumb.studio.server import Studio
+from tests.studio.scripted import Scripted
+
+CHROMIUM = os.environ.get("CRUMB_CHROMIUM", "/usr/bin/chromium")
+
+
+def wait_until(pred: Callable[[], Any], timeout: float = 10.0, what: str = "condition") -> Any:
+    """Poll `pred` until it returns something truthy; fail naming `what` after `timeout` seconds."""
+    deadline = time.monotonic() + timeout
+    while True:
+        value = pred()
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out after {timeout}s waiting for {what}")
+        time.sleep(0.01)
+
+
+@pytest.fixture
+def root(tmp_path: Path) -> Path:
+    (tmp_path / "inbox").mkdir()
+    (tmp_path / "sessions").mkdir()
+    return tmp_path
+
+
+@pytest.fixture
+def studio(root: Path) -> Iterator[Studio]:
+    s = Studio(root, port=0).start()
+    yield s
+    s.stop()
+
+
+@pytest.fixture
+def scripted(root: Path) -> Scripted:
+    return Scripted(root)
+
+
+@pytest.fixture
+def client(studio: Studio) -> Iterator[httpx.Client]:
+    with httpx.Client(base_url=studio.url.rstrip("/"), timeout=10) as c:
+        yield c
+
+
+def post_headers(studio: Studio, **extra: str) -> dict[str, str]:
+    return {"origin": studio.url.rstrip("/"), "x-crumb-token": studio.guard.token, **extra}
+
+
+class SSEReader:
+    """Reads an SSE stream in a thread over a plain socket, collecting (event, id, data).
+
+    close() shuts the socket down, which also unblocks the reading thread at once.
+    """
+
+    def __init__(self, url: str, headers: dict[str, str] | None = None) -> None:
+        parts = urlsplit(url)
+        self.conn = http.client.HTTPConnection(parts.hostname, parts.port, timeout=30)
+        self.path = parts.path + (f"?{parts.query}" if parts.query else "")
+        self.headers = headers or {}
+        self.events: list[tuple[str, int | None, Any]] = []
+        self.status: int | None = None
+        self._thread = threading.Thread(target=self._run, daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        try:
+            self.conn.request("GET", self.path, headers={"accept": "text/event-stream", **self.headers})
+            resp = self.conn.getresponse()
+            self.status = resp.status
+            kind, eid, data = "message", None, []
+            while True:
+                raw = resp.readline()
+                if not raw:
+                    return
+                line = raw.decode().rstrip("\r\n")
+                if line == "":
+                    if data:
+                        self.events.append((kind, eid, orjson.loads("\n".join(data))))
+                    kind, eid, data = "message", None, []
+                elif line.startswith("event: "):
+                    kind = line[7:]
+                elif line.startswith("id: "):
+                    eid = int(line[4:])
+                elif line.startswith("data: "):
+                    data.append(line[6:])
+        except Exception:  # noqa: BLE001 - close() pulls the socket from under the reader on purpose
+            pass
+
+    def seqs(self) -> list[int]:
+        return [e[1] for e in self.events if e[0] == "ev" and e[1] is not None]
+
+    def close(self) -> None:
+        sock = self.conn.sock
+        if sock is not None:
+            try:
+                sock.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
+        self.conn.close()
+        self._thread.join(5)
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Any]:
+    if not shutil.which(CHROMIUM) and not Path(CHROMIUM).exists():
+        pytest.skip(f"no Chromium at {CHROMIUM}; apt-get install chromium or set CRUMB_CHROMIUM")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=[
+            "--disable-gpu", "--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE localhost , EXCLUDE 127.0.0.1"])
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def page(browser: Any) -> Iterator[Any]:
+    ctx = browser.new_context(viewport={"width": 1280, "height": 900})
+    pg = ctx.new_page()
+    pg.set_default_timeout(10_000)
+    pg.errors = []  # type: ignore[attr-defined]
+    pg.on("pageerror", lambda e: pg.errors.append(str(e)))  # type: ignore[attr-defined]
+    yield pg
+    ctx.close()

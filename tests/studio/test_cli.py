@@ -1,0 +1,56 @@
+"""`crumb studio` as a user runs it: a real process on loopback, stopped with Ctrl-C."""
+
+from __future__ import annotations
+
+import re
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import httpx
+
+from tests.studio.conftest import SSEReader, wait_until
+from tests.studio.scripted import Scripted
+
+CLI = [sys.executable, "-c", "from crumb.cli import main; main(prog_name='crumb')"]
+
+
+def test_studio_serves_then_stops_on_ctrl_c_even_with_a_stream_open(root: Path) -> None:
+    s = Scripted(root).to_partial()
+    proc = subprocess.Popen([*CLI, "--root", str(root), "studio", "--port", "0", "--no-open"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    reader = None
+    try:
+        line = proc.stdout.readline()  # type: ignore[union-attr]
+        m = re.search(r"(http://127\.0\.0\.1:(\d+)/)\s+\(game preview on port (\d+)", line)
+        assert m, line
+        url, preview = m.group(1), int(m.group(3))
+        assert httpx.get(url).status_code == 200
+        rows = httpx.get(f"{url}api/sessions").json()["sessions"]
+        assert [r["session"] for r in rows] == [s.session] and rows[0]["verdict"] == "PARTIAL"
+        assert httpx.get(f"http://127.0.0.1:{preview}/s/{s.session}/index.html").status_code == 200
+        reader = SSEReader(f"{url}api/sessions/{s.session}/stream")
+        wait_until(lambda: len(reader.seqs()) == 8, what="the stream")
+        proc.send_signal(signal.SIGINT)
+        assert proc.wait(15) == 0
+    finally:
+        if reader:
+            reader.close()
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+
+
+def test_a_taken_port_is_a_one_line_error(root: Path) -> None:
+    import socket
+
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen(1)
+        port = busy.getsockname()[1]
+        out = subprocess.run([*CLI, "--root", str(root), "studio", "--port", str(port), "--no-open"],
+                             capture_output=True, text=True, timeout=60)
+    assert out.returncode != 0
+    assert f"cannot listen on 127.0.0.1:{port}" in out.stderr and "--port" in out.stderr
+    assert "Traceback" not in out.stderr

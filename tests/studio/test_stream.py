@@ -1,0 +1,161 @@
+"""The live timeline over SSE: shared tail, resume after reconnect, paging of large transcripts."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import httpx
+import orjson
+
+from crumb.store.paths import transcript_path
+from crumb.store.writer import TranscriptWriter
+from crumb.studio.server import Studio
+from crumb.studio.tail import Tail
+from tests.studio.conftest import SSEReader, wait_until
+from tests.studio.scripted import Scripted
+
+
+def notes(s: Scripted, n: int, start: int = 0) -> None:
+    for i in range(start, start + n):
+        s.append("note", {"text": f"note {i}"}, body=f"note {i}")
+
+
+def test_appended_events_arrive_in_order_with_seq_as_id(studio: Studio, scripted: Scripted) -> None:
+    scripted.start()
+    r = SSEReader(f"{studio.url}api/sessions/{scripted.session}/stream")
+    try:
+        wait_until(lambda: r.seqs() == [1, 2], what="the backlog")
+        notes(scripted, 5)
+        wait_until(lambda: r.seqs() == [1, 2, 3, 4, 5, 6, 7], what="live events")
+        ev = [e for e in r.events if e[0] == "ev"][-1][2]
+        assert ev["kind"] == "note" and ev["data"]["text"] == "note 4" and ev["seq"] == 7
+    finally:
+        r.close()
+
+
+def test_reconnect_with_last_event_id_resumes_without_loss_or_duplicates(studio: Studio, scripted: Scripted) -> None:
+    scripted.start()
+    notes(scripted, 3)
+    url = f"{studio.url}api/sessions/{scripted.session}/stream"
+    first = SSEReader(url)
+    wait_until(lambda: first.seqs() == [1, 2, 3, 4, 5], what="first connection")
+    first.close()
+    notes(scripted, 4, start=3)  # appended while nobody listens
+    second = SSEReader(url, headers={"last-event-id": "5"})
+    try:
+        wait_until(lambda: second.seqs() == [6, 7, 8, 9], what="resumed backlog")
+        notes(scripted, 2, start=7)
+        wait_until(lambda: second.seqs() == [6, 7, 8, 9, 10, 11], what="live after resume")
+    finally:
+        second.close()
+    assert sorted(set(first.seqs() + second.seqs())) == list(range(1, 12))
+    assert len(first.seqs() + second.seqs()) == 11
+
+
+def test_resume_during_a_burst_loses_nothing(studio: Studio, root: Path) -> None:
+    """Appends racing the subscribe/backlog hand-over are delivered exactly once."""
+    s = Scripted(root).start()
+    import threading
+
+    done = threading.Event()
+
+    def burst() -> None:
+        w = TranscriptWriter(transcript_path(root, s.session), s.session, fsync="never")
+        for i in range(300):
+            w.append("note", {"text": f"b{i}"})
+        done.set()
+
+    t = threading.Thread(target=burst)
+    t.start()
+    readers = [SSEReader(f"{studio.url}api/sessions/{s.session}/stream", headers={"last-event-id": str(k)})
+               for k in (0, 1, 2)]
+    t.join()
+    try:
+        for k, r in enumerate(readers):
+            wait_until(lambda r=r, k=k: r.seqs() == list(range(k + 1, 303)), timeout=15, what=f"reader {k}")
+    finally:
+        for r in readers:
+            r.close()
+
+
+def test_one_shared_tail_for_many_clients(studio: Studio, scripted: Scripted) -> None:
+    scripted.start()
+    url = f"{studio.url}api/sessions/{scripted.session}/stream"
+    readers = [SSEReader(url) for _ in range(20)]
+    try:
+        for r in readers:
+            wait_until(lambda r=r: r.seqs() == [1, 2], what="backlog on every client")
+        tails = [t for t in studio.config.hub.tails.values() if t.subscribers]
+        assert len(tails) == 1 and len(tails[0].subscribers) == 20
+        scripted.append("note", {"text": "to everyone"})
+        for r in readers:
+            wait_until(lambda r=r: r.seqs() == [1, 2, 3], what="fan-out")
+    finally:
+        for r in readers:
+            r.close()
+    # closed clients are dropped promptly, not at the next keepalive
+    wait_until(lambda: not any(t.subscribers for t in studio.config.hub.tails.values()), what="unsubscribe")
+
+
+def test_a_session_not_yet_started_streams_once_it_exists(studio: Studio, root: Path) -> None:
+    s = Scripted(root)  # the pitch is still in the inbox: no folder, no transcript yet
+    r = SSEReader(f"{studio.url}api/sessions/{s.session}/stream")
+    try:
+        wait_until(lambda: any(e[0] == "hello" for e in r.events), what="hello")
+        s.start()
+        wait_until(lambda: r.seqs() == [1, 2], what="events of the new session")
+    finally:
+        r.close()
+
+
+def test_large_transcripts_are_paged_not_sent_whole(studio: Studio, root: Path, client: httpx.Client) -> None:
+    s = Scripted(root).start()
+    w = s.writer
+    for i in range(5000):
+        w.append("note", {"text": f"n{i}"})
+    last = 5002
+    page = client.get(f"/api/sessions/{s.session}/events").json()
+    assert [e["seq"] for e in page["events"]] == list(range(last - 199, last + 1)) and page["last"] == last
+    prev = client.get(f"/api/sessions/{s.session}/events", params={"before": page["first"], "limit": 50}).json()
+    assert [e["seq"] for e in prev["events"]] == list(range(last - 249, last - 199))
+    fwd = client.get(f"/api/sessions/{s.session}/events", params={"after": 10, "limit": 3}).json()
+    assert [e["seq"] for e in fwd["events"]] == [11, 12, 13]
+    assert client.get(f"/api/sessions/{s.session}/events", params={"limit": 10**9}).json()["events"].__len__() == 1000
+    assert client.get(f"/api/sessions/{s.session}/events", params={"before": "x"}).status_code == 400
+    # a client asking for everything gets a gap marker and only the newest part
+    r = SSEReader(f"{studio.url}api/sessions/{s.session}/stream", headers={"last-event-id": "0"})
+    try:
+        wait_until(lambda: len(r.seqs()) == 2000, timeout=15, what="capped backlog")
+        gap = [e for e in r.events if e[0] == "gap"]
+        assert gap and gap[0][2] == {"from": 1, "to": last - 2000}
+        assert r.seqs() == list(range(last - 1999, last + 1))
+    finally:
+        r.close()
+
+
+def test_tail_index_skips_a_torn_last_line_until_it_is_complete(tmp_path: Path) -> None:
+    p = tmp_path / "t.jsonl"
+    lines = [orjson.dumps({"v": 1, "seq": i, "kind": "note"}) for i in (1, 2, 3)]
+    p.write_bytes(lines[0] + b"\n" + lines[1] + b"\n" + lines[2][:10])
+    t = Tail(p)
+    assert [s for s, _ in t.refresh()] == [1, 2]
+    with open(p, "ab") as f:
+        f.write(lines[2][10:] + b"\n")
+    assert [(s, raw) for s, raw in t.refresh()] == [(3, lines[2])]
+    assert t.lines(2, 3) == [(2, lines[1]), (3, lines[2])]
+    assert t.refresh() == []
+
+
+def test_paging_requests_never_steal_lines_from_open_streams(studio: Studio, scripted: Scripted,
+                                                             client: httpx.Client) -> None:
+    """A page fetch that indexes a fresh line before the poller does must still hand it to streams."""
+    scripted.start()
+    r = SSEReader(f"{studio.url}api/sessions/{scripted.session}/stream")
+    try:
+        wait_until(lambda: r.seqs() == [1, 2], what="backlog")
+        for i in range(40):
+            scripted.append("note", {"text": f"n{i}"})
+            client.get(f"/api/sessions/{scripted.session}/events", params={"limit": 1})
+        wait_until(lambda: r.seqs() == list(range(1, 43)), what="every line on the stream")
+    finally:
+        r.close()
