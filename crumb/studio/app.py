@@ -12,7 +12,7 @@ import mimetypes
 from pathlib import Path
 from typing import Any
 
-import orjson
+import msgspec
 from pydantic import ValidationError
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
@@ -55,7 +55,7 @@ class StudioConfig:
 
 
 def _json(obj: Any, status: int = 200) -> Response:
-    return Response(orjson.dumps(obj), status_code=status, media_type="application/json",
+    return Response(msgspec.json.encode(obj), status_code=status, media_type="application/json",
                     headers={"cache-control": "no-store"})
 
 
@@ -72,7 +72,7 @@ def _validation_message(err: ValidationError) -> str:
 
 def _event_page(lines: list[Line], first: int, last: int) -> bytes:
     """A page of events as JSON without re-encoding the stored lines."""
-    head = orjson.dumps({"first": first, "last": last})[:-1]
+    head = msgspec.json.encode({"first": first, "last": last})[:-1]
     return head + b',"events":[' + b",".join(raw for _, raw in lines) + b"]}"
 
 
@@ -172,8 +172,8 @@ def create_app(cfg: StudioConfig) -> Starlette:
         if len(raw) > 2 * actions.MAX_TEXT:
             raise actions.BadRequest("request body too large; keep messages under 64 KiB")
         try:
-            obj = orjson.loads(raw or b"{}")
-        except orjson.JSONDecodeError:
+            obj = msgspec.json.decode(raw or b"{}")
+        except msgspec.DecodeError:
             raise actions.BadRequest("request body is not JSON; send {\"text\": ...}") from None
         if not isinstance(obj, dict):
             raise actions.BadRequest("request body must be a JSON object")
@@ -306,9 +306,9 @@ class EventStream:
         start = last + 1
         if tail.last_seq - last > MAX_BACKLOG:
             start = tail.last_seq - MAX_BACKLOG + 1
-            gap = orjson.dumps({"from": last + 1, "to": start - 1})
+            gap = msgspec.json.encode({"from": last + 1, "to": start - 1})
             await send({"type": "http.response.body", "body": b"event: gap\ndata: %s\n\n" % gap, "more_body": True})
-        hello = orjson.dumps({"last_seq": tail.last_seq})
+        hello = msgspec.json.encode({"last_seq": tail.last_seq})
         out = [b"retry: 1000\nevent: hello\ndata: %s\n\n" % hello]
         for first in range(start, tail.last_seq + 1, 500):
             lines = tail.lines(first, min(first + 499, tail.last_seq))

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
 
-import orjson
+import msgspec
 
 from crumb.store.paths import SESSION_ID, artifacts_dir, list_sessions, session_dir, transcript_path
 
@@ -352,7 +352,7 @@ def session_detail_json(root: Path, session: str) -> bytes:
     now = time.monotonic()
     if hit is not None and hit[0] == seq and now - hit[1] < DETAIL_TTL_S:
         return hit[2]
-    value = orjson.dumps({"session": session, "pending": False, **session_detail(root, session)})
+    value = msgspec.json.encode({"session": session, "pending": False, **session_detail(root, session)})
     if len(_details) > 256:
         _details.clear()
     _details[key] = (seq, now, value)

@@ -14,7 +14,7 @@ import secrets
 import socket
 from collections.abc import Iterable
 
-import orjson
+import msgspec
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.types import ASGIApp, Receive, Scope, Send
 
@@ -113,7 +113,7 @@ class GuardMiddleware:
         if problem is None:
             await self.app(scope, receive, send)
             return
-        body = orjson.dumps({"error": problem}) + b"\n"
+        body = msgspec.json.encode({"error": problem}) + b"\n"
         await send({
             "type": "http.response.start",
             "status": 403,
