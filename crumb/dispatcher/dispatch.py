@@ -9,6 +9,7 @@ seq order because only the daemon's loop reduces.
 from __future__ import annotations
 
 import logging
+import os
 import shutil
 import tempfile
 import threading
@@ -194,27 +195,40 @@ class Dispatcher:
                     meta=Meta(harness="playwright", duration_ms=result.duration_ms))
 
     def _work_dir(self, session: str, effect: Effect) -> Path:
+        """Where an actor may write. Builder and Verifier get private folders outside the session (mode
+        0700), holding only what they may see, so no agent can walk up to the transcript."""
         sdir = paths.session_dir(self.root, session)
         actor = effect["actor"]
         if actor == "builder":
-            game = sdir / "artifacts" / "game"
-            if game.exists() and any(game.iterdir()):
-                history = sdir / "artifacts" / "history"
-                history.mkdir(parents=True, exist_ok=True)
-                n = 1
-                while (history / f"round-{n}").exists():
-                    n += 1
-                game.rename(history / f"round-{n}")
-            game.mkdir(parents=True, exist_ok=True)
-            return game
+            work = Path(tempfile.mkdtemp(prefix="crumb-build-"))
+            copy_regular_files(sdir / "artifacts" / "game", work)  # a fix edits the game as it stands
+            return work
         if actor == "verifier":
-            # outside the session folder: the Verifier cannot walk up to the transcript or earlier scores
             manifest = (effect["input"].get("build") or {}).get("manifest") or {}
-            base = Path(tempfile.gettempdir()) / "crumb-verify" / f"{session}-{effect['id'].replace('.', '-')}"
+            base = Path(tempfile.mkdtemp(prefix="crumb-verify-")) / "work"
             return prepare_verifier_dir(base, effect["input"], sdir / manifest.get("dir", "artifacts/game"))
         work = sdir / "work" / f"{actor}-{effect['id'].replace('.', '-')}"
         work.mkdir(parents=True, exist_ok=True)
         return work
+
+    @staticmethod
+    def _publish_game(sdir: Path, work: Path) -> Path:
+        """Move the previous game to artifacts/history/round-N and put the builder's regular files in its place."""
+        game = sdir / "artifacts" / "game"
+        if game.exists() and any(game.iterdir()):
+            history = sdir / "artifacts" / "history"
+            history.mkdir(parents=True, exist_ok=True)
+            n = 1
+            while (history / f"round-{n}").exists():
+                n += 1
+            game.rename(history / f"round-{n}")
+        staging = sdir / "artifacts" / ".game-next"
+        shutil.rmtree(staging, ignore_errors=True)
+        copy_regular_files(work, staging)
+        if game.exists():
+            shutil.rmtree(game)
+        staging.rename(game)
+        return game
 
     def _run_actor(self, session: str, effect: Effect, settings: dict[str, Any]) -> None:
         actor = effect["actor"]
@@ -269,8 +283,8 @@ class Dispatcher:
             self.append(session, "effect.failed", {**common, "error": message}, body=f"{actor} failed: {message[:150]}",
                         effect=effect["id"], meta=usage)
         finally:
-            if actor == "verifier" and work_dir is not None:
-                shutil.rmtree(work_dir, ignore_errors=True)  # a sealed copy, made for this run only
+            if actor in ("verifier", "builder") and work_dir is not None:
+                shutil.rmtree(work_dir.parent if actor == "verifier" else work_dir, ignore_errors=True)
 
     def _record_result(self, session: str, effect: Effect, actor: str, result: ActorResult, usage: Meta, work_dir: Path) -> None:
         payload = result.payload
@@ -299,7 +313,10 @@ class Dispatcher:
                 self.append(session, "spec.update", {**spec.model_dump(mode="json"), "by": "builder"}, from_="builder",
                             body="the builder adjusted the spec to the person's steering", effect=eid)
                 self._write_spec_md(sdir, spec.model_dump(mode="json"))
-            manifest, measure_notes = measure(work_dir, relative_to=sdir)
+            links = [n for n in measure(work_dir, relative_to=work_dir.parent)[1]]  # what the copy leaves out
+            game = self._publish_game(sdir, work_dir)
+            manifest, measure_notes = measure(game, relative_to=sdir)
+            measure_notes = links + measure_notes
             self.append(session, "build", {"manifest": manifest.model_dump(mode="json"), "notes": notes + measure_notes,
                                            "spec": effect["input"].get("spec_id")},
                         from_="builder", body=f"round {effect['input'].get('round')}: {len(manifest.files)} files",
@@ -316,6 +333,23 @@ class Dispatcher:
         tmp = target.with_name(".spec.md.crumb-tmp")
         tmp.write_text(spec_markdown(spec), encoding="utf-8")
         tmp.replace(target)
+
+
+def copy_regular_files(src: Path, dest: Path) -> None:
+    """Copy the regular files under src into dest; symlinks and special files are never followed."""
+    dest.mkdir(parents=True, exist_ok=True)
+    if not src.is_dir():
+        return
+    for dirpath, dirnames, filenames in os.walk(src, followlinks=False):
+        base = Path(dirpath)
+        dirnames[:] = [d for d in dirnames if not (base / d).is_symlink()]
+        for name in filenames:
+            path = base / name
+            if path.is_symlink() or not path.is_file():
+                continue
+            target = dest / path.relative_to(src)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(path, target)
 
 
 def _binding(raw: dict[str, Any]) -> Binding:
