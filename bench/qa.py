@@ -1,0 +1,126 @@
+"""QA time per game, cold (a new browser each time) and warm (one reused runner), median of 10,
+next to a baseline measured in the same run: a bare load of an empty page in a browser launched the
+same way (warm: reused browser; cold: driver start + launch + load). Run: .venv/bin/python bench/qa.py
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from playwright.async_api import async_playwright  # noqa: E402
+
+from crumb.protocol.game import Criterion  # noqa: E402
+from crumb.qa import QARunner, find_chromium, run_qa  # noqa: E402
+from crumb.qa.browser import LAUNCH_ARGS  # noqa: E402
+from crumb.qa.server import GameServer  # noqa: E402
+
+GAME = ROOT / "tests" / "qa" / "games" / "good"
+CRITERIA = [Criterion.model_validate(c) for c in
+            json.loads((ROOT / "tests" / "qa" / "games" / "good-criteria.json").read_text())["criteria"]]
+CONTROLS = ["ArrowLeft", "ArrowRight"]
+
+
+def cpu_seconds() -> float:
+    """CPU time of this process and every process below it (driver, browser, renderers, reaped ones too).
+    On a shared machine wall time swings with others' load; this is what a check itself costs."""
+    from crumb.qa.runner import _descendants
+
+    tick = os.sysconf("SC_CLK_TCK")
+    own = os.times()
+    total = own.user + own.system
+    for pid in _descendants(os.getpid()):
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        total += sum(int(fields[i]) for i in (11, 12, 13, 14)) / tick  # utime stime cutime cstime
+    return total
+
+
+def timed(fn) -> float:
+    t = time.perf_counter()
+    fn()
+    return time.perf_counter() - t
+
+
+async def _bare_loads(n: int, cold: bool) -> list[float]:
+    """Seconds for a bare empty-page load: warm = new context+page+goto+close in a running browser."""
+    exe = str(find_chromium())
+    with tempfile.TemporaryDirectory() as tmp, GameServer(Path(tmp)) as server:
+        (Path(tmp) / "index.html").write_text("<!doctype html><title>empty</title>")
+        out = []
+        if cold:
+            for _ in range(n):
+                t = time.perf_counter()
+                pw = await async_playwright().start()
+                browser = await pw.chromium.launch(executable_path=exe, args=LAUNCH_ARGS)
+                page = await browser.new_page()
+                await page.goto(server.url("index.html"))
+                out.append(time.perf_counter() - t)
+                await browser.close()
+                await pw.stop()
+            return out
+        pw = await async_playwright().start()
+        browser = await pw.chromium.launch(executable_path=exe, args=LAUNCH_ARGS)
+        for _ in range(n + 1):
+            t = time.perf_counter()
+            ctx = await browser.new_context()
+            page = await ctx.new_page()
+            await page.goto(server.url("index.html"))
+            await ctx.close()
+            out.append(time.perf_counter() - t)
+        await browser.close()
+        await pw.stop()
+        return out[1:]
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("-n", type=int, default=10, help="runs per measurement (default 10)")
+    args = parser.parse_args()
+    n = args.n
+    kwargs = dict(criteria=CRITERIA, controls=CONTROLS)
+
+    with QARunner() as qa:
+        first = qa.check(GAME, **kwargs)
+        if not first.ok:
+            print("the good game failed QA; fix that first:\n" + first.model_dump_json(indent=1))
+            return 1
+        warm, warm_cpu = [], []
+        for _ in range(n):
+            t, c = time.perf_counter(), cpu_seconds()
+            result = qa.check(GAME, **kwargs)
+            warm.append(time.perf_counter() - t)
+            warm_cpu.append(cpu_seconds() - c)
+            assert result.ok, result.model_dump_json(indent=1)
+    cold = [timed(lambda: run_qa(GAME, **kwargs)) for _ in range(n)]
+    warm_base = asyncio.run(_bare_loads(n, cold=False))
+    cold_base = asyncio.run(_bare_loads(n, cold=True))
+
+    med = statistics.median
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    print(f"QA on {GAME.relative_to(ROOT)} ({len(CRITERIA)} probes, every check on), median of {n}; "
+          f"{os.cpu_count()} cores, load average {load:.1f}")
+    rows = [("warm", med(warm), med(warm_base), 1.0), ("cold", med(cold), med(cold_base), 3.0)]
+    for name, qa_s, base_s, target in rows:
+        print(f"  {name}: QA {qa_s:6.3f} s   bare page load {base_s:6.3f} s   ratio {qa_s / base_s:5.1f}x   "
+              f"target <= {target:.1f} s: {'met' if qa_s <= target else 'MISSED'}")
+    print(f"  warm CPU per check (all QA processes): {med(warm_cpu):.2f} s on {os.cpu_count()} cores")
+    print(f"  warm runs: {' '.join(f'{x:.2f}' for x in warm)}")
+    print(f"  cold runs: {' '.join(f'{x:.2f}' for x in cold)}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,463 @@
+"""The browser stage: load the game, watch it draw, play it, run the acceptance probes.
+
+One browser context per check, on a fake clock (no real waiting anywhere), with two tabs:
+  main + twin  sharing the clock: both start, only main gets the controls; any difference in state()
+               or pixels is the input's doing (Math.random is seeded, time is fake, so the runs are
+               otherwise identical). Screenshots: start, input, end. Frames per second come from the
+               main thread's busy time over one second of game time (capped at 60).
+  probes       then, in the twin's tab (main closed): each acceptance probe on a freshly reloaded page
+Tabs, not contexts, are the cost (a renderer each), so a check uses two.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import sys
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from playwright.async_api import Browser, Page
+from playwright.async_api import Error as PlaywrightError
+
+from crumb.protocol.game import Criterion, ProbeResult, ProbeStep
+from crumb.qa.expect import judge_all
+from crumb.qa.page import FRAME_MS, OPEN_TIMEOUT_S, Aborted, Evidence, GameContext, GameTab, Hang, guarded, navigation_error
+from crumb.qa.pixels import Picture, analyse
+from crumb.settings import QASettings
+
+SETTLE_MS = 500      # game time after load before the first look
+HOLD_MS = 150        # how long a control key is held (games that poll held keys see it)
+AFTER_MS = 1000      # game time between the "input" and "end" screenshots
+MAX_CONTROLS = 8
+CRASH_GRACE_S = 1.0
+_TRACE = os.environ.get("CRUMB_QA_TRACE") == "1"
+_T0 = time.monotonic()
+
+
+def trace(label: str) -> None:
+    """CRUMB_QA_TRACE=1 prints when each phase ends (for tuning; silent otherwise)."""
+    if _TRACE:
+        print(f"[qa {time.monotonic() - _T0:8.3f}] {label}", file=sys.stderr)
+
+
+@dataclass(frozen=True)
+class Input:
+    kind: str  # key | click | tap
+    key: str = ""
+    x: float = 0.5
+    y: float = 0.5
+
+    def label(self) -> str:
+        return repr(self.key) if self.kind == "key" else self.kind
+
+
+_ALIASES = {
+    "space": [" "], "spacebar": [" "], "enter": ["Enter"], "return": ["Enter"], "esc": ["Escape"],
+    "escape": ["Escape"], "up": ["ArrowUp"], "down": ["ArrowDown"], "left": ["ArrowLeft"], "right": ["ArrowRight"],
+    "arrows": ["ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown"],
+    "arrow keys": ["ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown"], "wasd": ["w", "a", "s", "d"],
+}
+_POINTER = {"click", "mouse", "pointer", "left click", "mouse click", "drag"}
+_TOUCH = {"tap", "touch", "swipe"}
+DEFAULT_INPUTS = [Input("key", k) for k in ("ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown", " ")] + [Input("click")]
+
+
+def controls_to_inputs(controls: Sequence[str]) -> list[Input]:
+    """Spec control names ("ArrowLeft", "Space", "WASD", "click", "tap") → distinct inputs to perform."""
+    out: list[Input] = []
+    for raw in controls:
+        name = str(raw).strip()
+        low = name.lower()
+        if not name:
+            continue
+        if low in _POINTER:
+            items = [Input("click")]
+        elif low in _TOUCH:
+            items = [Input("tap")]
+        elif low in _ALIASES:
+            items = [Input("key", k) for k in _ALIASES[low]]
+        elif low.startswith("arrow") and low[5:] in ("up", "down", "left", "right"):
+            items = [Input("key", "Arrow" + low[5:].capitalize())]
+        else:
+            items = [Input("key", name)]
+        out.extend(i for i in items if i not in out)
+    return out
+
+
+def hint_inputs(state: Any) -> list[Input]:
+    hints = state.get("hint") if isinstance(state, dict) else None
+    out: list[Input] = []
+    for h in hints if isinstance(hints, list) else []:
+        if not isinstance(h, dict):
+            continue
+        if h.get("type") == "key" and isinstance(h.get("key"), str):
+            out.append(Input("key", h["key"]))
+        elif h.get("type") in ("click", "tap"):
+            try:
+                out.append(Input(h["type"], x=float(h.get("x", 0.5)), y=float(h.get("y", 0.5))))
+            except (TypeError, ValueError):
+                continue
+    return out
+
+
+@dataclass
+class PlayReport:
+    ev: Evidence
+    loaded: bool = False
+    hook: bool = False
+    canvas_nonblank: bool | None = None
+    canvas_animates: bool | None = None
+    input_responds: bool | None = None
+    fps: float | None = None
+    probes: list[ProbeResult] = field(default_factory=list)
+    shots: dict[str, bytes] = field(default_factory=dict)
+    inputs: list[str] = field(default_factory=list)
+
+
+class ContextPool:
+    """Fake-clock contexts opened ahead of time, their tabs parked on a blank loopback page, so a check
+    starts by loading the game rather than by spawning renderers. Each context serves one check only."""
+
+    WANT = {2: 1}  # tabs per context → how many to keep ready (one check: main + twin)
+
+    def __init__(self, browser: Browser, settings: QASettings, park_base: str) -> None:
+        self.browser, self.settings, self.park_base = browser, settings, park_base
+        self.ready: dict[int, list[GameContext]] = {n: [] for n in self.WANT}
+        self._filling: asyncio.Future | None = None
+        self.closed = False
+
+    async def take(self, tabs: int) -> GameContext | None:
+        """A ready context, waiting for the one being opened if there is one (two at once only compete)."""
+        if not self.ready.get(tabs) and self._filling is not None and not self._filling.done():
+            await asyncio.wait({self._filling}, timeout=OPEN_TIMEOUT_S)
+        ready = self.ready.get(tabs) or []
+        ctx = ready.pop(0) if ready else None
+        self.refill()
+        return ctx
+
+    def refill(self) -> None:
+        if not self.closed and (self._filling is None or self._filling.done()):
+            self._filling = asyncio.ensure_future(self._fill())
+
+    async def _fill(self) -> None:
+        for tabs, count in self.WANT.items():
+            while not self.closed and len(self.ready[tabs]) < count:
+                ctx = GameContext(self.browser, Evidence(), self.park_base, fake_clock=True,
+                                  viewport=self.settings.viewport)
+                try:
+                    await ctx.open(self.settings.load_timeout_s, spare=tabs, park_url=self.park_base + "index.html")
+                except (Hang, Aborted, PlaywrightError):
+                    await ctx.close()
+                    return
+                if self.closed:
+                    await ctx.close()
+                    return
+                self.ready[tabs].append(ctx)
+
+    async def close(self) -> None:
+        self.closed = True
+        if self._filling is not None:
+            self._filling.cancel()
+        contexts = [c for group in self.ready.values() for c in group]
+        self.ready = {n: [] for n in self.WANT}
+        await asyncio.gather(*(c.close() for c in contexts), return_exceptions=True)
+
+
+class _Stage:
+    def __init__(self, browser: Browser, analyser: Page, base: str, url: str, settings: QASettings,
+                 ev: Evidence, pool: ContextPool | None = None) -> None:
+        self.browser, self.analyser, self.base, self.url = browser, analyser, base, url
+        self.pool = pool
+        self.settings, self.ev = settings, ev
+        self.contexts: list[GameContext] = []
+        self.step_s = settings.probe_timeout_s
+        self.load_s = settings.load_timeout_s
+
+    async def new_context(self, tabs: int) -> GameContext:
+        ctx = await self.pool.take(tabs) if self.pool else None
+        if ctx is not None:
+            ctx.adopt(self.ev, self.base)
+            self.contexts.append(ctx)
+            return ctx
+        ctx = GameContext(self.browser, self.ev, self.base, fake_clock=True, viewport=self.settings.viewport)
+        self.contexts.append(ctx)
+        await ctx.open(self.load_s)
+        return ctx
+
+    async def close_all(self) -> None:
+        results = await asyncio.gather(*(c.close() for c in self.contexts), return_exceptions=True)
+        if any(r is not True for r in results):
+            self.ev.restart_browser = True
+
+    # ------------------------------------------------------------ inputs
+
+    async def perform(self, ctx: GameContext, actors: Sequence[GameTab], inp: Input, hold_ms: int,
+                      rect: dict[str, Any] | None) -> None:
+        """Do `inp` in every tab of `actors` at once, held over `hold_ms` of (the context's shared) game time."""
+        if inp.kind == "key":
+            await asyncio.gather(*(t.key(inp.key, True, self.step_s) for t in actors))
+            await ctx.run_for(hold_ms, self.step_s)
+            await asyncio.gather(*(t.key(inp.key, False, self.step_s) for t in actors))
+        else:
+            await asyncio.gather(*(t.point(inp.kind, inp.x, inp.y, rect, self.step_s) for t in actors))
+            await ctx.run_for(hold_ms, self.step_s)
+
+    async def start(self, ctx: GameContext, tabs: Sequence[GameTab], rect: dict[str, Any] | None,
+                    hook: bool) -> list[Input]:
+        """Enter, then Space, then a click, until the hook leaves "title" (without a hook: Enter only).
+        Every tab gets the same inputs at the same game time; the first one is watched."""
+        used = []
+        for inp in (Input("key", "Enter"), Input("key", " "), Input("click")):
+            used.append(inp)
+            await self.perform(ctx, tabs, inp, FRAME_MS * 2, rect)
+            if not hook:
+                break
+            reading = await tabs[0].state(self.step_s)
+            if (reading.get("state") or {}).get("phase") != "title":
+                break
+        return used
+
+    # ------------------------------------------------------------ main + twin
+
+    async def main(self, ctx: GameContext, main: GameTab, twin: GameTab, controls: Sequence[str],
+                   report: PlayReport) -> None:
+        await asyncio.gather(main.load(self.load_s), twin.load(self.load_s))
+        report.loaded = True
+        trace('main loaded')
+        rect = await main.target(self.step_s)
+        trace('main target')
+        if rect is None or not rect.get("canvas"):
+            self.ev.find("no_canvas", "the page has no <canvas>; QA looked at the whole page instead", "Minor")
+        await ctx.run_for(SETTLE_MS, self.step_s)
+        trace('main settled')
+        first = await main.state(self.step_s)
+        trace('main state')
+        report.hook = "state" in first
+        if first.get("error"):
+            self.ev.find("hook_error", f"window.__crumb.state() threw: {first['error'][:200]}", raw=first["error"])
+        shots = report.shots
+        # a background tab gets no compositor frames: a screenshot would wait seconds for one
+        await guarded(main.page.bring_to_front(), "bringing the game to the front", self.step_s, self.ev)
+        shots["start"] = await main.screenshot(rect, self.step_s)
+        trace('main start shot')
+
+        started = await self.start(ctx, [main, twin], rect, report.hook)  # the twin starts too: only controls differ
+
+        inputs = controls_to_inputs(controls)
+        if not inputs:  # no spec: what the game hints, then the usual suspects
+            hinted = hint_inputs((await main.state(self.step_s)).get("state")) if report.hook else []
+            inputs = hinted + [i for i in DEFAULT_INPUTS if i not in hinted]
+        inputs = inputs[:MAX_CONTROLS]
+        report.inputs = [i.label() for i in inputs]
+        responded = False
+        for inp in inputs:
+            try:
+                await self.perform(ctx, [main], inp, HOLD_MS, rect)
+            except PlaywrightError as exc:
+                if "Unknown key" not in str(exc):
+                    raise
+                self.ev.find("bad_control", f"the control {inp.key!r} is not a key the browser knows", "Minor")
+                await ctx.run_for(HOLD_MS, self.step_s)
+            if not responded:  # after each input: opposite inputs (left, then right) may cancel out later
+                responded = await self.differ(main, twin, rect, report.hook)
+
+        trace('main inputs done')
+        shots["input"] = await main.screenshot(rect, self.step_s)
+        s1, t1 = await main.state(self.step_s), await twin.state(self.step_s)
+        busy0 = await main.main_thread_s(self.step_s)
+        await ctx.run_for(AFTER_MS, self.step_s)
+        busy = await main.main_thread_s(self.step_s) - busy0
+        frames = AFTER_MS / (1000 / 60)
+        report.fps = round(min(60.0, frames / busy), 1) if busy > 0 else 60.0
+        trace('main ran 1 s')
+        shots["end"] = await main.screenshot(rect, self.step_s)
+        s2, t2 = await main.state(self.step_s), await twin.state(self.step_s)
+        twin_shots: list[bytes] = []
+        if not responded:
+            twin_shots = [await twin.screenshot(rect, self.step_s)]
+            responded = s1 != t1 or s2 != t2 or twin_shots[0] != shots["end"]
+        report.input_responds = responded
+        report.canvas_animates = len({shots["start"], shots["input"], shots["end"], *twin_shots}) > 1
+        report.canvas_nonblank = False
+        picture = None
+        for name in ("start", "input", "end"):
+            picture = await self.look(shots[name])
+            if not picture.blank:
+                report.canvas_nonblank = True
+                break
+
+        trace('main analysed')
+        total = SETTLE_MS + AFTER_MS + HOLD_MS * len(inputs)
+        if not report.canvas_nonblank:
+            colour = picture.mode if picture else "?"
+            self.ev.find("blank_canvas", f"the canvas stayed one colour ({colour}) in every screenshot: nothing is drawn")
+        elif not report.canvas_animates:
+            self.ev.find("frozen_canvas", f"the canvas never changed over {total / 1000:.1f} s of game time and "
+                         f"{len(inputs) + len(started)} inputs: the picture is frozen")
+        if not report.input_responds:
+            self.ev.find("no_input_response", f"pressing {', '.join(report.inputs)} changed neither the picture nor "
+                         "state(), compared with a run without them: the game ignores input")
+        if report.hook and (s1.get("state") or {}).get("phase") == "title":
+            self.ev.find("start_ignored", "the game stayed on the title screen after Enter, Space and a click")
+        if report.fps < 30:
+            self.ev.find("low_fps", f"the game's main thread can only keep up {report.fps} frames per second", "Minor")
+
+    async def differ(self, main: GameTab, twin: GameTab, rect: dict[str, Any] | None, hook: bool) -> bool:
+        """Does the run with input differ from the one without? state() when there is a hook, else pixels."""
+        if hook:
+            a, b = await asyncio.gather(main.state(self.step_s), twin.state(self.step_s))
+        else:
+            a, b = await asyncio.gather(main.screenshot(rect, self.step_s), twin.screenshot(rect, self.step_s))
+        return a != b
+
+    async def look(self, png: bytes) -> Picture:
+        return await guarded(analyse(self.analyser, png), "analysing a screenshot", self.step_s, self.ev)
+
+    # ------------------------------------------------------------ probes
+
+    async def probes(self, ctx: GameContext, tab: GameTab, criteria: Sequence[Criterion]) -> list[ProbeResult]:
+        """Each probe on a freshly (re)loaded page, in turn, in the tab the main check no longer needs."""
+        results = []
+        for criterion in criteria:
+            if self.ev.abort.is_set():
+                break
+            results.append(await self.probe(ctx, tab, criterion, fresh=not tab.loaded))
+        return results
+
+    async def probe(self, ctx: GameContext, tab: GameTab, criterion: Criterion, fresh: bool) -> ProbeResult:
+        current = "loading the page"
+        try:
+            await (tab.load(self.load_s) if fresh else tab.reload(self.load_s))
+            deadline = time.monotonic() + self.settings.probe_timeout_s
+            rect = await tab.target(self.step_s)
+            await ctx.run_for(SETTLE_MS, self.step_s)
+            before = await tab.state(self.step_s)
+            if "state" not in before:
+                why = before.get("error") or "the game has no window.__crumb.state() test hook"
+                return ProbeResult(id=criterion.id, ok=False, detail=f"not checkable: {why}")
+            for n, step in enumerate(criterion.probe.steps, 1):
+                current = f"step {n} ({_describe(step)})"
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    raise Hang(current)
+                await self.step(ctx, tab, step, rect, min(left, self.step_s))
+            after = await tab.state(self.step_s)
+            if "state" not in after:
+                return ProbeResult(id=criterion.id, ok=False, detail=f"state() failed after the steps: {after.get('error')}")
+            trace(f'probe {criterion.id} done')
+            ok, detail, observed = judge_all(criterion.probe.expect, before["state"], after["state"])
+            return ProbeResult(id=criterion.id, ok=ok, detail=detail, observed=observed)
+        except Hang as exc:
+            self.ev.find("hang", f"the game stopped responding during probe {criterion.id!r}, {exc}", "Critical",
+                         raw=f"hang: probe {criterion.id} {exc}")
+            self.ev.stop("hang")
+            return ProbeResult(id=criterion.id, ok=False, detail=f"the game stopped responding during {current}")
+        except Aborted as exc:
+            return ProbeResult(id=criterion.id, ok=False, detail=f"not finished: QA stopped the game ({exc})")
+        except PlaywrightError as exc:
+            if navigation_error(exc):
+                self.ev.find("navigated_away", "the game replaced its own page (navigated away) during a probe", "Critical")
+            return ProbeResult(id=criterion.id, ok=False, detail=f"{current} failed: {_first_line(exc)}")
+
+    async def step(self, ctx: GameContext, tab: GameTab, step: ProbeStep, rect: dict[str, Any] | None,
+                   timeout: float) -> None:
+        old, self.step_s = self.step_s, timeout
+        try:
+            if step.do == "start":
+                reading = await tab.state(timeout)
+                await self.start(ctx, [tab], rect, "state" in reading)
+            elif step.do == "key":
+                await self.perform(ctx, [tab], Input("key", step.key or "Enter"), FRAME_MS * 2, rect)
+            elif step.do in ("click", "tap"):
+                await self.perform(ctx, [tab], Input(step.do, x=_frac(step.x), y=_frac(step.y)), FRAME_MS, rect)
+            elif step.do == "wait":
+                await ctx.run_for(step.ms, timeout)
+            elif step.do == "play":
+                await self.play(ctx, tab, step.ms, rect)
+            elif step.do == "reload":
+                await tab.reload(self.load_s)
+                await ctx.run_for(SETTLE_MS, timeout)
+        finally:
+            self.step_s = old
+
+    async def play(self, ctx: GameContext, tab: GameTab, ms: int, rect: dict[str, Any] | None) -> None:
+        """Follow state().hint for `ms` of game time, one decision every `chunk` ms (at most 100 decisions)."""
+        chunk = max(200, -(-ms // 100))
+        left = ms
+        while left > 0:
+            now = min(chunk, left)
+            hints = hint_inputs((await tab.state(self.step_s)).get("state"))[:3]
+            if not hints:
+                await ctx.run_for(now, self.step_s)
+            for inp in hints:
+                await self.perform(ctx, [tab], inp, max(1, now // len(hints)), rect)
+            left -= now
+
+
+def _frac(v: float | None) -> float:
+    return 0.5 if v is None else v
+
+
+def _describe(step: ProbeStep) -> str:
+    if step.do == "key":
+        return f"key {step.key!r}"
+    if step.do in ("click", "tap"):
+        return f"{step.do} at ({_frac(step.x):.2f}, {_frac(step.y):.2f})"
+    if step.do in ("wait", "play"):
+        return f"{step.do} {step.ms} ms"
+    return step.do
+
+
+def _first_line(exc: BaseException) -> str:
+    return (str(exc).strip().splitlines() or [type(exc).__name__])[0][:300]
+
+
+async def play(browser: Browser, analyser: Page, base: str, url: str, *, criteria: Sequence[Criterion],
+               controls: Sequence[str], settings: QASettings, ev: Evidence,
+               pool: ContextPool | None = None) -> PlayReport:
+    """Run every browser check; a broken game is evidence, not an exception (only QA's own failure raises)."""
+    stage = _Stage(browser, analyser, base, url, settings, ev, pool)
+    report = PlayReport(ev=ev)
+
+    async def main_part(ctx: GameContext, main: GameTab, twin: GameTab) -> None:
+        try:
+            await stage.main(ctx, main, twin, controls, report)
+        except Hang as exc:
+            try:  # a runaway allocation looks like a hang until the renderer dies: give it a moment
+                await asyncio.wait_for(ev.abort.wait(), CRASH_GRACE_S)
+            except asyncio.TimeoutError:
+                pass
+            if any(f.code == "crash" for f in ev.findings):
+                return
+            what = str(exc)
+            if what == "loading the page":
+                msg = f"the page never finished loading within {settings.load_timeout_s:g} s: an endless loop at load?"
+            else:
+                msg = f"the game stopped responding while QA was {what}: an endless loop?"
+            ev.find("hang", msg, "Critical", raw=f"hang: {what}")
+            ev.stop("hang")
+        except Aborted:
+            pass
+        except PlaywrightError as exc:
+            if not navigation_error(exc):
+                raise
+            ev.find("navigated_away", "the game replaced its own page (navigated away) while QA was playing it", "Critical")
+            ev.stop("navigated away")
+
+    try:
+        trace("check begins")
+        ctx = await stage.new_context(2)
+        main = await ctx.new_tab(url, settings.load_timeout_s)
+        twin = await ctx.new_tab(url, settings.load_timeout_s)
+        await main_part(ctx, main, twin)
+        if criteria and not ev.abort.is_set():
+            await guarded(main.page.close(), "closing the main tab", settings.probe_timeout_s, ev)
+            ctx.tabs.remove(main)  # the shared clock now drives the probes' tab alone
+            report.probes = await stage.probes(ctx, twin, criteria)
+    finally:
+        await stage.close_all()
+        trace('contexts closed')
+    return report

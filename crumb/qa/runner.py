@@ -1,0 +1,363 @@
+"""QARunner: one warm Chromium behind a thread-safe, never-raising `check()`.
+
+Playwright runs in one dedicated thread with its own asyncio loop; callers from any thread submit
+checks to it, and several checks may run at once (each in its own browser contexts). A hang that
+even closing its contexts cannot end, or a dead browser, gets the browser restarted for the next check.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import os
+import signal
+import tempfile
+import threading
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from playwright.async_api import Browser, Page, Playwright, async_playwright
+from playwright.async_api import Error as PlaywrightError
+
+from crumb.protocol.game import Criterion, Finding, Manifest, ProbeResult, QAResult
+from crumb.qa.browser import LAUNCH_ARGS, BrowserNotFound, find_chromium
+from crumb.qa.page import Aborted, Evidence, Hang
+from crumb.qa.play import ContextPool, PlayReport, play
+from crumb.qa.server import GameServer
+from crumb.qa.static import StaticReport, check_static
+from crumb.settings import QASettings
+
+LAUNCH_TIMEOUT_S = 30.0
+CLOSE_TIMEOUT_S = 5.0
+WATCH_INTERVAL_S = 0.25  # how often a running browser's process is looked at
+SCREENSHOTS = ("start", "input", "end")
+
+
+def _child_map() -> dict[int, list[int]]:
+    """ppid → pids, from /proc (Linux; elsewhere empty, and the sweep simply does nothing)."""
+    children: dict[int, list[int]] = {}
+    try:
+        entries = os.listdir("/proc")
+    except OSError:
+        return children
+    for name in entries:
+        if not name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{name}/stat", "rb") as fh:
+                stat = fh.read().decode(errors="replace")
+            ppid = int(stat.rsplit(")", 1)[1].split()[1])
+        except (OSError, ValueError, IndexError):
+            continue
+        children.setdefault(ppid, []).append(int(name))
+    return children
+
+
+def _children(pid: int) -> list[int]:
+    return _child_map().get(pid, [])
+
+
+def _descendants(pid: int) -> list[int]:
+    """Every process below `pid`."""
+    children = _child_map()
+    out, todo = [], [pid]
+    while todo:
+        for child in children.get(todo.pop(), []):
+            out.append(child)
+            todo.append(child)
+    return out
+
+
+def _cmdline(pid: int) -> bytes:
+    try:
+        with open(f"/proc/{pid}/cmdline", "rb") as fh:
+            return fh.read()
+    except OSError:
+        return b""
+
+
+def _alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as fh:
+            return fh.read().rsplit(b")", 1)[1].split()[0] not in (b"Z", b"X")
+    except (OSError, IndexError):
+        return False
+
+
+def _kill(pids: Sequence[int]) -> None:
+    for pid in pids:
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
+
+
+class _Engine:
+    """The async side; every method runs on the runner's loop thread."""
+
+    def __init__(self, settings: QASettings, chromium: Path | None) -> None:
+        self.settings = settings
+        self.chromium = chromium
+        self.pw: Playwright | None = None
+        self.browser: Browser | None = None
+        self.analyser: Page | None = None
+        self.driver_pid: int | None = None
+        self.active: set[Evidence] = set()
+        self.dead = False
+        self._watch: asyncio.Future | None = None
+        self.pool: ContextPool | None = None
+        self._park_dir = tempfile.TemporaryDirectory(prefix="crumb-qa-park-")
+        (Path(self._park_dir.name) / "index.html").write_text("<!doctype html><title>ready</title>")
+        self._park = GameServer(Path(self._park_dir.name)).start()
+        self._lock = asyncio.Lock()
+
+    async def ready(self) -> tuple[Browser, Page]:
+        async with self._lock:
+            if (self.browser is None or self.dead or not self.browser.is_connected() or self.analyser is None
+                    or self.analyser.is_closed()):
+                await self._stop()
+                await self._launch()
+            assert self.browser is not None and self.analyser is not None
+            return self.browser, self.analyser
+
+    async def _launch(self) -> None:
+        exe = self.chromium or find_chromium()
+        before = set(_children(os.getpid()))
+        self.pw = await async_playwright().start()
+        # Playwright does not expose its driver's pid; the new "run-driver" child is it (for the final sweep)
+        fresh = [p for p in _children(os.getpid()) if p not in before and b"run-driver" in _cmdline(p)]
+        self.driver_pid = fresh[0] if len(fresh) == 1 else None
+        self.dead = False
+        self.browser = await asyncio.wait_for(self.pw.chromium.launch(
+            executable_path=str(exe), headless=True, args=LAUNCH_ARGS, timeout=LAUNCH_TIMEOUT_S * 1000,
+        ), LAUNCH_TIMEOUT_S + 5)
+        self.browser.on("disconnected", self._disconnected)
+        if self.driver_pid:
+            browsers = [p for p in _children(self.driver_pid) if b"chrom" in _cmdline(p) and b"--type=" not in _cmdline(p)]
+            self._watch = asyncio.ensure_future(self._watch_browser(browsers[0] if browsers else -1))
+        context = await self.browser.new_context()
+        self.analyser = await context.new_page()
+        self.pool = ContextPool(self.browser, self.settings, self._park.base)
+        self.pool.refill()
+
+    async def _watch_browser(self, pid: int) -> None:
+        """Playwright may not notice a killed browser while its helpers keep the pipe open: look ourselves."""
+        while self.browser is not None:
+            if pid < 0 or not _alive(pid):
+                self.dead = True
+                self._disconnected(None)
+                return
+            await asyncio.sleep(WATCH_INTERVAL_S)
+
+    def _disconnected(self, _browser: Any) -> None:
+        for ev in list(self.active):
+            ev.browser_died = True
+            ev.find("crash", "the browser process died during QA", "Critical", raw="browser disconnected")
+            ev.stop("browser died")
+
+    async def _stop(self) -> None:
+        """Close politely, then kill whatever the driver left behind."""
+        leftovers = _descendants(self.driver_pid) if self.driver_pid else []
+        if self._watch is not None:
+            self._watch.cancel()
+            self._watch = None
+        browser, pw, pool = self.browser, self.pw, self.pool
+        self.browser = self.pw = self.analyser = self.pool = None
+        if pool is not None:
+            try:
+                await asyncio.wait_for(pool.close(), CLOSE_TIMEOUT_S)
+            except (asyncio.TimeoutError, PlaywrightError):
+                pass
+        self.driver_pid = None
+        if browser is not None:
+            try:
+                await asyncio.wait_for(browser.close(), CLOSE_TIMEOUT_S)
+            except (asyncio.TimeoutError, PlaywrightError):
+                pass
+        if pw is not None:
+            try:
+                await asyncio.wait_for(pw.stop(), CLOSE_TIMEOUT_S)
+            except (asyncio.TimeoutError, PlaywrightError, OSError):
+                pass
+        _kill([p for p in leftovers if os.path.exists(f"/proc/{p}")])
+
+    async def restart(self) -> None:
+        async with self._lock:
+            await self._stop()
+
+    async def close(self) -> None:
+        async with self._lock:
+            await self._stop()
+        self._park.stop()
+        self._park_dir.cleanup()
+
+    async def check(self, game_dir: Path, entry: str, criteria: Sequence[Criterion], manifest: Manifest | None,
+                    build_id: str | None, out_dir: Path | None, controls: Sequence[str]) -> QAResult:
+        started = time.monotonic()
+        static = await asyncio.to_thread(check_static, game_dir, entry, manifest, self.settings)
+        ev = Evidence()
+        report = PlayReport(ev=ev)
+        error: str | None = None
+        if static.entry_ok:
+            self.active.add(ev)
+            try:
+                with GameServer(game_dir) as server:
+                    browser, analyser = await self.ready()
+                    report = await asyncio.wait_for(
+                        play(browser, analyser, server.base, server.url(entry), criteria=criteria,
+                             controls=controls, settings=self.settings, ev=ev, pool=self.pool),
+                        self.settings.timeout_s - (time.monotonic() - started))
+            except asyncio.TimeoutError:
+                error = f"QA timed out after {self.settings.timeout_s:g} s"
+                ev.find("timeout", f"{error}; raise qa.timeout_s if the game is just slow", "Critical")
+                ev.restart_browser = True
+            except BrowserNotFound as exc:
+                error = str(exc)
+            except Aborted as exc:  # the check was stopped from outside the game: the browser went away
+                error = "the browser died during QA" if ev.browser_died else f"QA stopped: {exc}"
+                ev.restart_browser = True
+            except Hang as exc:  # only QA's own steps (opening a context or tab) raise it this far
+                error = f"QA could not drive the browser: {exc} took too long"
+                ev.restart_browser = True
+            except Exception as exc:  # QA's own failure: still a result, with the cause
+                error = f"QA failed: {type(exc).__name__}: {str(exc).strip().splitlines()[0] if str(exc).strip() else ''}"
+                ev.restart_browser = True
+            finally:
+                self.active.discard(ev)
+            if ev.browser_died:
+                error = error or "the browser died during QA"
+                ev.restart_browser = True
+            if ev.restart_browser:
+                await self.restart()
+        return assemble(static, report, criteria=criteria, build_id=build_id, out_dir=out_dir, error=error,
+                        duration_ms=int((time.monotonic() - started) * 1000))
+
+
+def assemble(static: StaticReport, report: PlayReport, *, criteria: Sequence[Criterion], build_id: str | None,
+             out_dir: Path | None, error: str | None, duration_ms: int) -> QAResult:
+    """Merge both stages into the QAResult; the verdict fields follow the documented semantics."""
+    ev = report.ev
+    findings = list(static.findings)
+    errors = list(static.errors)
+    if static.entry_ok and report.loaded and not report.hook:
+        severity = "Important" if criteria else "Minor"
+        ev.find("no_hook", "the game has no window.__crumb.state() test hook: checked by pixels and input only", severity)
+    for probe in report.probes:
+        if not probe.ok:
+            text = next((c.text for c in criteria if c.id == probe.id), "")
+            ev.find("probe_failed", f"probe {probe.id!r} ({text[:80]}) failed: {probe.detail[:300]}")
+    findings += ev.findings
+    errors += [e for e in ev.errors if e not in errors]
+    probes = list(report.probes)
+    ran = {p.id for p in probes}
+    for c in criteria:
+        if c.id not in ran:
+            probes.append(ProbeResult(id=c.id, ok=False, detail="not run: QA stopped before this probe"
+                                      if static.entry_ok else "not run: the game did not load"))
+    shots = _save_shots(report.shots, out_dir)
+    exec_bad = any(f.severity != "Minor" for f in ev.findings if f.code not in ("probe_failed", "no_hook"))
+    exec_ok = bool(report.loaded and report.canvas_nonblank and report.canvas_animates and report.input_responds
+                   and not exec_bad and error is None)
+    static_ok = static.ok
+    ok = static_ok and exec_ok and all(p.ok for p in probes) and error is None \
+        and not any(f.code == "no_hook" and f.severity != "Minor" for f in findings)
+    return QAResult(
+        build=build_id, ok=ok, exec_ok=exec_ok, static_ok=static_ok, loaded=report.loaded, hook=report.hook,
+        canvas_nonblank=report.canvas_nonblank, canvas_animates=report.canvas_animates,
+        input_responds=report.input_responds, probes=probes, fps=report.fps, errors=errors, findings=findings,
+        blocked=list(ev.blocked), screenshots=shots, duration_ms=duration_ms, error=error,
+    )
+
+
+def _save_shots(shots: dict[str, bytes], out_dir: Path | None) -> list[str]:
+    """Write start/input/end.png; paths are relative to out_dir's grandparent (the session folder when
+    out_dir is <session>/artifacts/qa), e.g. "artifacts/qa/start.png"."""
+    if out_dir is None or not shots:
+        return []
+    out_dir.mkdir(parents=True, exist_ok=True)
+    base = out_dir.resolve().parent.parent
+    paths = []
+    for name in SCREENSHOTS:
+        if name in shots:
+            path = out_dir.resolve() / f"{name}.png"
+            path.write_bytes(shots[name])
+            paths.append(path.relative_to(base).as_posix())
+    return paths
+
+
+class QARunner:
+    """Owns one warm Chromium; `check()` may be called from any thread, concurrently, and never raises."""
+
+    def __init__(self, settings: QASettings | None = None, *, chromium: Path | None = None) -> None:
+        self.settings = settings or QASettings()
+        self._engine = _Engine(self.settings, chromium)
+        self._loop = asyncio.new_event_loop()
+        self._thread = threading.Thread(target=self._loop.run_forever, name="crumb-qa", daemon=True)
+        self._thread.start()
+        self._closed = False
+        self._warm = asyncio.run_coroutine_threadsafe(self._warm_up(), self._loop)
+
+    async def _warm_up(self) -> None:
+        try:
+            await self._engine.ready()
+        except Exception:  # noqa: BLE001 - the first check reports it
+            pass
+
+    def check(self, game_dir: Path, *, entry: str = "index.html", criteria: Sequence[Criterion] = (),
+              manifest: Manifest | None = None, build_id: str | None = None, out_dir: Path | None = None,
+              controls: Sequence[str] = ()) -> QAResult:
+        """Run static + browser QA on `game_dir`; QA's own failure comes back as QAResult(ok=False, error=...)."""
+        started = time.monotonic()
+        if self._closed:
+            return _failed(build_id, "QARunner is closed: create a new one", started)
+        try:
+            future = asyncio.run_coroutine_threadsafe(
+                self._engine.check(Path(game_dir), entry, list(criteria), manifest, build_id,
+                                   Path(out_dir) if out_dir else None, list(controls)), self._loop)
+        except RuntimeError as exc:
+            return _failed(build_id, f"QA could not start: {exc}", started)
+        try:
+            return future.result(timeout=self.settings.timeout_s + 2 * LAUNCH_TIMEOUT_S)
+        except concurrent.futures.TimeoutError:
+            future.cancel()
+            asyncio.run_coroutine_threadsafe(self._engine.restart(), self._loop)
+            return _failed(build_id, f"QA timed out after {self.settings.timeout_s:g} s", started, code="timeout")
+        except Exception as exc:  # noqa: BLE001 - never raise to the dispatcher
+            return _failed(build_id, f"QA failed: {type(exc).__name__}: {exc}", started)
+
+    def close(self) -> None:
+        """Close the browser and stop the thread; no browser process survives this."""
+        if self._closed:
+            return
+        self._closed = True
+        try:
+            asyncio.run_coroutine_threadsafe(self._engine.close(), self._loop).result(timeout=3 * CLOSE_TIMEOUT_S)
+        except Exception:  # noqa: BLE001
+            pass
+        self._loop.call_soon_threadsafe(self._loop.stop)
+        self._thread.join(timeout=CLOSE_TIMEOUT_S)
+
+    def __enter__(self) -> "QARunner":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def _failed(build_id: str | None, error: str, started: float, code: str = "crash") -> QAResult:
+    return QAResult(build=build_id, ok=False, error=error,
+                    findings=[Finding(code=code, severity="Critical", message=error)], errors=[error],
+                    duration_ms=int((time.monotonic() - started) * 1000))
+
+
+def run_qa(game_dir: Path, **kwargs: Any) -> QAResult:
+    """One check on a fresh (cold) runner; takes the same keywords as QARunner.check plus settings/chromium."""
+    settings = kwargs.pop("settings", None)
+    chromium = kwargs.pop("chromium", None)
+    runner = QARunner(settings, chromium=chromium)
+    try:
+        return runner.check(game_dir, **kwargs)
+    finally:
+        runner.close()

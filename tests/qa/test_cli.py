@@ -1,0 +1,54 @@
+"""`crumb qa PATH`: readable report, --json, exit 0 pass / 1 fail / 2 usage."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from crumb.cli import main
+from tests.qa.conftest import GAMES, TIMER_10, chromium_or_skip
+
+
+def run(*args: str):
+    return CliRunner().invoke(main, ["qa", *args])
+
+
+def test_missing_path_is_a_usage_error() -> None:
+    result = run("no/such/game")
+    assert result.exit_code == 2
+    assert result.output.strip() == "crumb qa: no/such/game does not exist: pass a game folder (with index.html) or an .html file"
+
+
+def test_non_html_file_is_a_usage_error(tmp_path: Path) -> None:
+    (tmp_path / "notes.txt").write_text("x")
+    result = run(str(tmp_path / "notes.txt"))
+    assert result.exit_code == 2 and "not an .html file" in result.output
+
+
+def test_bad_criteria_file_is_a_usage_error(tmp_path: Path) -> None:
+    (tmp_path / "c.json").write_text('[{"id": "BAD ID", "text": "x"}]')
+    result = run(str(GAMES / "mini"), "--criteria", str(tmp_path / "c.json"))
+    assert result.exit_code == 2 and "is not valid" in result.output and len(result.output.strip().splitlines()) == 1
+
+
+@pytest.mark.browser
+def test_pass_prints_a_report_and_exits_0(tmp_path: Path) -> None:
+    chromium_or_skip()
+    (tmp_path / "c.json").write_text(json.dumps({"criteria": [TIMER_10]}))
+    result = run(str(GAMES / "mini" / "index.html"), "--criteria", str(tmp_path / "c.json"), "--out", str(tmp_path / "qa"))
+    assert result.exit_code == 0, result.output
+    assert result.output.startswith("PASS")
+    assert "1/1 passed" in result.output and (tmp_path / "qa" / "end.png").is_file()
+
+
+@pytest.mark.browser
+def test_fail_as_json_exits_1() -> None:
+    chromium_or_skip()
+    result = run(str(GAMES / "remote_script"), "--json")
+    assert result.exit_code == 1
+    data = json.loads(result.output)
+    assert data["ok"] is False and "https://cdn.example.com/engine.min.js" in data["blocked"]
+    assert "remote_url" in {f["code"] for f in data["findings"]}

@@ -1,0 +1,113 @@
+"""QARunner robustness: QA's own failures still give a QAResult, and no browser process outlives it."""
+
+from __future__ import annotations
+
+import os
+import signal
+import threading
+from pathlib import Path
+
+import pytest
+
+from crumb.qa import BrowserNotFound, QARunner, find_chromium, run_qa
+from crumb.settings import QASettings
+from tests.qa.conftest import FAST, GAMES, browser_pids, chromium_or_skip, wait_until
+
+pytestmark = pytest.mark.browser
+
+
+def test_close_leaves_no_browser_process() -> None:
+    chromium_or_skip()
+    qa = QARunner(FAST)
+    assert qa.check(GAMES / "mini").ok
+    driver = qa._engine.driver_pid
+    assert driver is not None
+    mine = browser_pids(driver)  # this runner's browser: other runners in this process are not ours to judge
+    assert mine, "the warm browser should be running before close()"
+    qa.close()
+    wait_until(lambda: not [p for p in mine if Path(f"/proc/{p}").exists()], 10,
+               f"chromium processes {mine} to exit after close()")
+    assert not Path(f"/proc/{driver}").exists() or b"zombie" in Path(f"/proc/{driver}/status").read_bytes()
+
+
+def test_browser_killed_mid_check_still_gives_a_result_and_the_next_check_works() -> None:
+    chromium_or_skip()
+    qa = QARunner(QASettings(load_timeout_s=20, probe_timeout_s=20, timeout_s=60))
+    try:
+        assert qa.check(GAMES / "mini").ok  # the browser is up and warm
+        holder: dict = {}
+        worker = threading.Thread(target=lambda: holder.update(r=qa.check(GAMES / "loop_after_start")))
+        worker.start()
+        wait_until(lambda: bool(qa._engine.active), 30, "the check to start")  # then kill its browser
+        driver = qa._engine.driver_pid
+        main = [p for p in browser_pids(driver) if b"--type=" not in Path(f"/proc/{p}/cmdline").read_bytes()]
+        os.kill(main[0], signal.SIGKILL)
+        worker.join(60)
+        result = holder["r"]
+        assert not result.ok
+        assert result.error and "browser" in result.error, result.model_dump_json(indent=1)
+        assert qa.check(GAMES / "mini").ok
+    finally:
+        qa.close()
+
+
+def test_missing_browser_is_a_result_not_an_exception(tmp_path: Path) -> None:
+    result = run_qa(GAMES / "mini", chromium=tmp_path / "no-such-chromium")
+    assert not result.ok and result.static_ok and not result.loaded
+    assert result.error is not None and "no-such-chromium" in result.error and "\n" not in result.error
+
+
+def test_find_chromium_explicit_and_env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    chromium = chromium_or_skip()
+    assert find_chromium(str(chromium)) == chromium
+    monkeypatch.setenv("CRUMB_CHROMIUM", str(tmp_path / "nothing"))
+    with pytest.raises(BrowserNotFound) as err:
+        find_chromium()
+    assert "CRUMB_CHROMIUM" in str(err.value) and "\n" not in str(err.value)
+
+
+def test_overall_timeout_still_gives_a_result() -> None:
+    chromium_or_skip()
+    result = run_qa(GAMES / "loop_at_load", settings=QASettings(timeout_s=1.5, load_timeout_s=30, probe_timeout_s=30))
+    assert not result.ok and result.error and "timed out" in result.error
+    assert any(f.code == "timeout" for f in result.findings)
+
+
+def test_concurrent_checks_from_threads(runner: QARunner) -> None:
+    results: dict[str, object] = {}
+    threads = [threading.Thread(target=lambda n=n: results.update({n: runner.check(GAMES / n)}))
+               for n in ("mini", "blank_canvas")]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(120)
+    assert results["mini"].ok and not results["blank_canvas"].ok  # type: ignore[attr-defined]
+    assert [f.code for f in results["blank_canvas"].findings if f.severity != "Minor"] == ["blank_canvas"]  # type: ignore[attr-defined]
+
+
+def test_manifest_mismatch_fails_the_check(runner: QARunner, tmp_path: Path) -> None:
+    import hashlib
+    import shutil
+
+    from crumb.protocol.game import FileEntry, Manifest
+
+    game = tmp_path / "game"
+    shutil.copytree(GAMES / "mini", game)
+    html = game / "index.html"
+    manifest = Manifest(dir=str(game), files=[FileEntry(path="index.html", sha256=hashlib.sha256(html.read_bytes()).hexdigest(),
+                                                        bytes=html.stat().st_size)])
+    assert runner.check(game, manifest=manifest).ok
+    html.write_text(html.read_text().replace("DODGE", "DODGE!"))
+    result = runner.check(game, manifest=manifest)
+    assert not result.ok and not result.static_ok and result.exec_ok
+    assert [f.code for f in result.findings] == ["manifest_mismatch"]
+
+
+def test_game_without_hook_is_checked_by_pixels_and_flagged(runner: QARunner, tmp_path: Path) -> None:
+    game = tmp_path / "nohook"
+    game.mkdir()
+    source = (GAMES / "mini" / "index.html").read_text()
+    (game / "index.html").write_text(source.replace("window.__crumb = {", "window.__notcrumb = {"))
+    result = runner.check(game)
+    assert result.loaded and not result.hook and result.input_responds and result.exec_ok
+    assert [(f.code, f.severity) for f in result.findings] == [("no_hook", "Minor")]
