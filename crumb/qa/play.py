@@ -69,7 +69,7 @@ def controls_to_inputs(controls: Sequence[str]) -> list[Input]:
     """Spec control names ("ArrowLeft", "Space", "WASD", "click", "tap") → distinct inputs to perform."""
     out: list[Input] = []
     for raw in controls:
-        name = str(raw).strip()
+        name = " " if str(raw) == " " else str(raw).strip()  # the Space key is a KeyboardEvent.key of " "
         low = name.lower()
         if not name:
             continue

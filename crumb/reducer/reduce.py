@@ -310,10 +310,16 @@ def _run_qa(state: SessionState, ctx: _Ctx) -> None:
         "build": state.build["id"],
         "manifest": state.build["manifest"],
         "criteria": spec.get("criteria") or [],
-        "controls": (spec.get("controls") or {}).get("keys") or [],
+        "controls": _qa_controls(spec.get("controls") or {}),
         "closes": ["qa.result"],
     }
     _issue(state, ctx, effect)
+
+
+def _qa_controls(controls: dict[str, Any]) -> list[str]:
+    """The inputs QA presses to see that the game responds: the spec's keys, a click, a tap."""
+    keys = [str(k) for k in controls.get("keys") or []]
+    return keys + (["click"] if controls.get("pointer") else []) + (["tap"] if controls.get("touch") else [])
 
 
 def _run_verifier(state: SessionState, ctx: _Ctx) -> None:
