@@ -65,6 +65,14 @@ DEFAULT_PALETTES: dict[str, dict[str, str]] = {
     "platformer": {"bg": "#17243b", "accent": "#7bd389", "accent2": "#ffd23f", "danger": "#ee4266", "fg": "#9fb4d8", "text": "#ffffff"},
     "pong": {"bg": "#0e1116", "accent": "#f1f5f9", "accent2": "#38bdf8", "danger": "#f43f5e", "fg": "#64748b", "text": "#f8fafc"},
     "dodge": {"bg": "#160f24", "accent": "#5eead4", "accent2": "#f472b6", "danger": "#fb7185", "fg": "#a78bfa", "text": "#fdf4ff"},
+    "match3": {"bg": "#1a1033", "accent": "#b48cff", "accent2": "#ffd166", "danger": "#ff5d73", "fg": "#cbbcf5", "text": "#fbf7ff"},
+    "memory": {"bg": "#14182b", "accent": "#4cc9f0", "accent2": "#ffd166", "danger": "#ef476f", "fg": "#aab4d4", "text": "#f8fbff"},
+    "slide2048": {"bg": "#101a24", "accent": "#38bdf8", "accent2": "#fbbf24", "danger": "#f43f5e", "fg": "#9fb3c8", "text": "#f1f5f9"},
+    "blocks": {"bg": "#0f1020", "accent": "#7c83ff", "accent2": "#ffd23f", "danger": "#ff4d6d", "fg": "#a9b0d6", "text": "#f5f6ff"},
+    "whack": {"bg": "#1f3a1c", "accent": "#9be15d", "accent2": "#ffd54f", "danger": "#ff5252", "fg": "#d7f5c4", "text": "#ffffff"},
+    "clicker": {"bg": "#1a1230", "accent": "#8b7bff", "accent2": "#ffc83d", "danger": "#ff5d73", "fg": "#c4b8f0", "text": "#fffaf0"},
+    "simon": {"bg": "#111318", "accent": "#60a5fa", "accent2": "#facc15", "danger": "#ef4444", "fg": "#9ca3af", "text": "#f9fafb"},
+    "stacker": {"bg": "#0b1526", "accent": "#22d3ee", "accent2": "#f472b6", "danger": "#fb7185", "fg": "#94a3b8", "text": "#f8fafc"},
 }
 FALLBACK_PALETTE = {"bg": "#14161f", "accent": "#5ad1ff", "accent2": "#ffcf5a", "danger": "#ff5d73", "fg": "#c5cbe0", "text": "#f5f7fb"}
 
@@ -78,6 +86,14 @@ GENRE_DEFAULTS: dict[str, dict[str, Any]] = {
     "platformer": {"lives": 3, "levels": 3},
     "pong": {"lives": 5, "targetScore": 30},
     "dodge": {"lives": 3, "timeLimit": 60},
+    "match3": {"timeLimit": 60},  # without a clock or a move limit these rounds would never end
+    "whack": {"timeLimit": 60},
+    "clicker": {"timeLimit": 60},
+    "memory": {},
+    "slide2048": {},
+    "blocks": {},
+    "simon": {},
+    "stacker": {},
 }
 
 HEX = re.compile(r"^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$")
