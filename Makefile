@@ -51,13 +51,13 @@ studio: setup ## open the web Studio on 127.0.0.1:7321
 	$(CRUMB) studio
 
 test: setup ## run the whole test suite (real Chromium, real files, real processes)
-	$(BIN)/python -m pytest $(PYTEST_ARGS)
+	$(BIN)/python -m pytest -n 2 --dist loadfile $(PYTEST_ARGS)
 
 bench: setup ## run the benchmarks under bench/ and print figures with their baselines
 	@for b in bench/*.py; do echo "== $$b"; $(BIN)/python $$b || exit 1; done
 
 chaos: setup ## the long chaos run: many sessions, dozens of SIGKILLs, then every check
-	$(BIN)/python -m pytest tests/chaos -m chaos_long -p no:randomly -q $(PYTEST_ARGS)
+	$(BIN)/python -m pytest tests/chaos -m chaos_long -q -s $(PYTEST_ARGS)
 
 clean: ## remove the virtualenv (sessions and inbox files are kept)
 	rm -rf $(VENV) *.egg-info

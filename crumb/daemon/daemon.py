@@ -266,7 +266,7 @@ class Daemon:
         key = _source_key(source.model_dump(), None)
         if live is None or key not in live.sources:
             self._start_session(session, req, source, live)
-        files.archive(path, paths.session_dir(self.root, session) / "archive")
+        self._archive_read(path, source.stamp, paths.session_dir(self.root, session) / "archive")
 
     def _start_session(self, session: str, req: Any, source: InboxFile, live: Live | None) -> None:
         from crumb.daemon.session_start import session_start_data
@@ -285,6 +285,22 @@ class Daemon:
                 writer.append("error", {"message": warning, "source": source.model_dump()}, from_="daemon", body=warning[:200])
         writer.append("goal", {"pitch": req.pitch, "source": source.model_dump()}, from_="user", body=req.pitch[:200])
         self._advance(session)
+
+    def _archive_read(self, path: Path, stamp: str | None, archive_dir: Path) -> None:
+        """Archive the file that was read — never a newer save that replaced it meanwhile (that one
+        stays, and the watcher reports it, so a quick second save is never archived unread)."""
+        def stamp_of(p: Path) -> str | None:
+            try:
+                st = p.lstat()
+            except FileNotFoundError:
+                return None
+            return f"{st.st_ino}:{st.st_mtime_ns}"
+
+        if stamp is None or stamp_of(path) != stamp:
+            return
+        kept = files.archive(path, archive_dir)
+        if stamp_of(kept) != stamp and not path.exists():  # replaced between the check and the move
+            os.rename(kept, path)
 
     # ------------------------------------------------------------ inbox: steering
 
@@ -319,7 +335,7 @@ class Daemon:
             except AppendRefused as err:
                 writer.append("error", {"message": str(err)[:2000], "source": src, "line": line}, from_="daemon",
                               body=str(err)[:200])
-        files.archive(path, archive_dir)
+        self._archive_read(path, src.get("stamp"), archive_dir)
         self._advance(session)
 
     # ------------------------------------------------------------ a person's edit of artifacts/spec.md

@@ -22,7 +22,15 @@ from crumb.store import paths
 from crumb.store.reader import read_events
 from tests.daemon.conftest import RunningDaemon, crumb, drop, start_watch, state, tagged_processes, wait_for
 
-FIGURES = Path(os.environ.get("CRUMB_CHAOS_FIGURES", Path(__file__).parent / "last-run.json"))
+FIGURES = Path(os.environ.get("CRUMB_CHAOS_FIGURES", Path(__file__).resolve().parents[2] / "bench" / "out"))
+
+
+def report(form: str, figures: dict) -> None:
+    """Print the figures and keep them in bench/out/chaos-<form>.json (the README quotes the last run)."""
+    FIGURES.mkdir(parents=True, exist_ok=True)
+    (FIGURES / f"chaos-{form}.json").write_text(json.dumps(figures, indent=2) + "\n")
+    print(f"\nchaos {form}:", json.dumps(figures))
+
 
 PITCHES = [
     "60-second snake", "breakout with 3 lives", "flappy bird", "endless runner in the desert", "space shooter",
@@ -123,6 +131,7 @@ def left_behind(tag: str, timeout: float = 30) -> int:
 @pytest.mark.timeout(1200)
 def test_chaos_short(tmp_path: Path, qa_runner) -> None:  # noqa: ANN001
     figures = run_chaos(tmp_path / "root", qa_runner, sessions=6, kills=3, seed=int(os.environ.get("CRUMB_CHAOS_SEED", 7)))
+    report("short", figures)
     assert figures["recorded_exactly_once"] == figures["files_dropped"]
 
 
@@ -131,6 +140,5 @@ def test_chaos_short(tmp_path: Path, qa_runner) -> None:  # noqa: ANN001
 def test_chaos_long(tmp_path: Path, qa_runner) -> None:  # noqa: ANN001
     figures = run_chaos(tmp_path / "root", qa_runner, sessions=int(os.environ.get("CRUMB_CHAOS_SESSIONS", 24)),
                         kills=int(os.environ.get("CRUMB_CHAOS_KILLS", 32)), seed=int(os.environ.get("CRUMB_CHAOS_SEED", 11)))
+    report("long", figures)
     assert figures["recorded_exactly_once"] == figures["files_dropped"] and figures["kills"] >= 30
-    FIGURES.write_text(json.dumps(figures, indent=2) + "\n")
-    print("\nchaos figures:", json.dumps(figures))

@@ -25,13 +25,13 @@ def test_a_whole_session_runs_through_each_agent_cli(root, daemon, standins, har
     if harness == "claude":
         assert usage["cost_usd"] > 0 and not usage.get("cost_estimated")
     assert final.tokens > 0
-    argv = [r["argv"] for r in standins.records() if "argv" in r]
-    assert argv and all(a[0].endswith(harness) for a in argv)
+    runs = [r for r in standins.records() if "argv" in r]
+    assert len(runs) >= 3  # planner, builder, verifier: each a real run of the stand-in CLI
     assert (paths.artifacts_dir(root, sid) / "game" / "index.html").is_file()
 
 
 def test_a_whole_session_through_an_openai_compatible_server(root, daemon, openai_server):  # noqa: F811
-    binding = f"openai:ollama/stand-in@{openai_server.url}"
+    binding = f"openai:ollama/stand-in@{openai_server.base_url}"
     out = crumb(root, "pitch", "tap the dot for 30 seconds", *[f"--role={r}={binding}" for r in ("planner", "builder", "verifier")])
     sid = out.stdout.strip()
     final = wait_done(root, sid, timeout=240)

@@ -23,7 +23,7 @@ def test_a_broken_first_build_fails_qa_and_the_builder_fixes_it(root, daemon, fa
     final = wait_done(root, sid, timeout=240)
     qa = events(root, sid, "qa.result")
     assert qa[0]["data"]["ok"] is False, f"the {fault} build passed QA"
-    reasons = " ".join([qa[0]["data"].get("error") or ""] + [f["message"] for f in qa[0]["data"]["findings"]]
+    reasons = " ".join([qa[0]["data"].get("error") or ""] + [f["code"] + " " + f["message"] for f in qa[0]["data"]["findings"]]
                        + [p["detail"] for p in qa[0]["data"]["probes"] if not p["ok"]]).lower()
     assert finding in reasons, reasons
     audits = events(root, sid, "audit")

@@ -63,7 +63,8 @@ def test_verifier_role(tmp_path: Path) -> None:
     data = {"goal": {"id": "G", "pitch": "a snake game"}, "spec": {"id": "S", **spec.model_dump(mode="json")},
             "build": {"id": "B", "manifest": {"dir": "x", "files": []}},
             "qa": {"id": "Q", "ok": False, "loaded": True, "hook": True,
-                   "probes": [{"id": c.id, "ok": c.id != "genre"} for c in spec.criteria]}}
+                   "probes": [{"id": c.id, "ok": c.id != "genre", "observed": {"genre": "pong"} if c.id == "genre" else None}
+                              for c in spec.criteria]}}
     score = JudgeScore.model_validate(run("verifier", data, tmp_path)["judge"])
     assert score.verdict == "FAIL" and score.severity == "Critical"
 

@@ -140,8 +140,12 @@ def judge(projected: dict[str, Any]) -> JudgeScore:
             continue
         observed = "" if r.observed is None else f"; observed {_short(r.observed)}"
         detail = f" ({r.detail[:160]})" if r.detail else ""
-        sev = "Critical" if cid in genre_ids else "Important"
-        what = "the game built is not the genre specified: " if cid in genre_ids else ""
+        # Critical only for a game that runs and says it is another genre; a game that did not run
+        # at all fails every probe, and that is the Builder's to fix
+        seen = r.observed.get("genre") if isinstance(r.observed, dict) else None
+        wrong_game = cid in genre_ids and qa.loaded and qa.hook and isinstance(seen, str) and bool(seen)
+        sev = "Critical" if wrong_game else "Important"
+        what = "the game built is not the genre specified: " if wrong_game else ""
         add(sev, f"{what}probe '{cid}' failed — {c.text} Expected {_expect_text(c)}{observed}{detail}")
     for r in qa.probes:
         if r.id not in criteria and not r.ok:
