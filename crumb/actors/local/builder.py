@@ -80,7 +80,7 @@ FALLBACK_PALETTE = {"bg": "#14161f", "accent": "#5ad1ff", "accent2": "#ffcf5a", 
 GENRE_DEFAULTS: dict[str, dict[str, Any]] = {
     "snake": {},
     "breakout": {"lives": 3},
-    "flappy": {},
+    "flappy": {"lives": 3},  # one touch ends a livesless round before the first gap
     "runner": {},
     "shooter": {"lives": 3},
     "platformer": {"lives": 3, "levels": 3},
