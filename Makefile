@@ -22,7 +22,7 @@ $(STAMP): pyproject.toml
 	@touch $(STAMP)
 
 browser: $(STAMP) ## find a Chromium for QA, installing one when none is found
-	@$(BIN)/python -m crumb.qa.browser --ensure
+	@$(BIN)/python -c "import sys; from crumb.qa.browser import main; sys.exit(main(['--ensure']))"
 
 setup: $(STAMP) browser ## create .venv, install CRUMB and a browser
 
