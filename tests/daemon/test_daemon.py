@@ -56,7 +56,7 @@ def test_steering_lines_become_user_events_once_each_and_unknown_commands_get_an
     assert [(i["data"]["actor"], i["data"]["text"]) for i in intervene] == [("builder", "make it red")]
     assert "unknown command /frobnicate" in errors[0]["data"]["message"]
     assert {e["data"]["source"]["name"] for e in notes + intervene + errors} == {"steer.txt"}
-    assert (paths.session_dir(root, sid) / "archive" / "steer.txt").exists()
+    wait_for((paths.session_dir(root, sid) / "archive" / "steer.txt").exists, 30, "the file archived")
     # the message for the finished session is kept and answered, not lost
     wait_for(lambda: any("done (pass)" in e["data"]["message"] for e in events(root, sid, "error")), 30, "answer")
 
