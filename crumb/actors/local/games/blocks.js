@@ -153,19 +153,7 @@
   }
 
   // Painted once into sprites: per-frame gradients and shadows make a software canvas slow.
-  const sprites = new Map();
-  function sprite(key, w, h, scale, paint) {
-    const k = key + "@" + scale;
-    let c = sprites.get(k);
-    if (!c) {
-      c = document.createElement("canvas");
-      c.width = Math.ceil(w * scale); c.height = Math.ceil(h * scale);
-      const cg = c.getContext("2d"); cg.scale(scale, scale); paint(cg);
-      sprites.set(k, c);
-    }
-    return c;
-  }
-  function scaleOf(g) { return Math.round(Math.abs(g.getTransform().a) * 100) / 100 || 1; }
+  const { sprite, scaleOf } = CrumbGame; // static art painted once, at the drawing scale
 
   function drawCell(g, api, x, y, size, col, alpha) {
     if (size <= 0.5) return;

@@ -222,18 +222,7 @@
 
   // Gems are painted once per kind and size into a sprite; per-frame gradients and shadows are
   // what make a software-rendered canvas slow (QA runs headless, without a GPU).
-  const sprites = new Map();
-  function sprite(key, w, h, scale, paint) {
-    const k = key + "@" + scale;
-    let c = sprites.get(k);
-    if (!c) {
-      c = document.createElement("canvas");
-      c.width = Math.ceil(w * scale); c.height = Math.ceil(h * scale);
-      const cg = c.getContext("2d"); cg.scale(scale, scale); paint(cg);
-      sprites.set(k, c);
-    }
-    return c;
-  }
+  const { sprite } = CrumbGame; // static art painted once, at the drawing scale
 
   function blitGem(g, t, x, y, r, sc, alpha) {
     const scale = Math.round(Math.abs(g.getTransform().a) * 100) / 100 || 1;

@@ -30,18 +30,7 @@
   }
 
   // Cards are painted once into sprites: per-frame gradients and shadows make a software canvas slow.
-  const sprites = new Map();
-  function sprite(key, w, h, scale, paint) {
-    const k = key + "@" + scale;
-    let c = sprites.get(k);
-    if (!c) {
-      c = document.createElement("canvas");
-      c.width = Math.ceil(w * scale); c.height = Math.ceil(h * scale);
-      const cg = c.getContext("2d"); cg.scale(scale, scale); paint(cg);
-      sprites.set(k, c);
-    }
-    return c;
-  }
+  const { sprite } = CrumbGame; // static art painted once, at the drawing scale
 
   function paintFace(g, api, symIndex, cw) {
     g.shadowColor = "rgba(0,0,0,0.4)"; g.shadowBlur = 8; g.shadowOffsetY = 3;

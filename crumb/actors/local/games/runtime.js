@@ -508,8 +508,25 @@
     window.requestAnimationFrame(frame);
   }
 
+  // A static piece of art painted once into an offscreen canvas at the drawing scale, then blitted.
+  const sprites = new Map();
+  function sprite(key, w, h, scale, paint) {
+    const k = key + "@" + scale;
+    let c = sprites.get(k);
+    if (!c) {
+      c = document.createElement("canvas");
+      c.width = Math.ceil(w * scale); c.height = Math.ceil(h * scale);
+      const cg = c.getContext("2d"); cg.scale(scale, scale); paint(cg);
+      sprites.set(k, c);
+    }
+    return c;
+  }
+  function scaleOf(g) { return Math.round(Math.abs(g.getTransform().a) * 100) / 100 || 1; }
+
   window.CrumbGame = {
     version: VERSION,
+    sprite: sprite,
+    scaleOf: scaleOf,
     register: function (def) {
       if (window.__crumbBooted) throw new Error("CrumbGame.register called twice");
       window.__crumbBooted = true;

@@ -14,18 +14,7 @@
   const KEYMAP = { ArrowUp: 0, ArrowRight: 1, ArrowDown: 2, ArrowLeft: 3, w: 0, d: 1, s: 2, a: 3, W: 0, D: 1, S: 2, A: 3, 1: 0, 2: 1, 3: 2, 4: 3 };
 
   // The wheel is painted once into sprites: per-frame gradients and glows make a software canvas slow.
-  const sprites = new Map();
-  function sprite(key, w, h, scale, paint) {
-    const k = key + "@" + scale;
-    let c = sprites.get(k);
-    if (!c) {
-      c = document.createElement("canvas");
-      c.width = Math.ceil(w * scale); c.height = Math.ceil(h * scale);
-      const cg = c.getContext("2d"); cg.scale(scale, scale); paint(cg);
-      sprites.set(k, c);
-    }
-    return c;
-  }
+  const { sprite } = CrumbGame; // static art painted once, at the drawing scale
 
   /** One pad, pointing up from the wheel centre at (0, 0). */
   function paintPad(g, api, s, col, on) {

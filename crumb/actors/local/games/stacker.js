@@ -7,19 +7,7 @@
   const W = 480, H = 720, ROWS = 15;
 
   // Painted once into a sprite and blitted 1:1 (smoothing off): per-frame gradients are slow in software.
-  const sprites = new Map();
-  function sprite(key, w, h, scale, paint) {
-    const k = key + "@" + scale;
-    let c = sprites.get(k);
-    if (!c) {
-      c = document.createElement("canvas");
-      c.width = Math.ceil(w * scale); c.height = Math.ceil(h * scale);
-      const cg = c.getContext("2d"); cg.scale(scale, scale); paint(cg);
-      sprites.set(k, c);
-    }
-    return c;
-  }
-  function scaleOf(g) { return Math.round(Math.abs(g.getTransform().a) * 100) / 100 || 1; }
+  const { sprite, scaleOf } = CrumbGame; // static art painted once, at the drawing scale
 
   /** "#rrggbb" for a hue ramp (the runtime's colour helpers take hex). */
   function hslHex(h, sat, l) {
