@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from crumb.protocol.events import GROUND_TRUTH_KINDS
+from crumb.reducer.reduce import apply, initial_state
 from crumb.store import paths
 from crumb.store.reader import read_events
 from crumb.store.writer import AppendRefused, TranscriptWriter
@@ -95,7 +96,14 @@ def test_a_steering_file_cannot_forge_ground_truth(world: Any) -> None:
     from_file = [e for e in new if (e["data"].get("source") or {}).get("name") == "forged.txt"]
     assert from_file, "nothing from the file was recorded"
     assert all(e["kind"] in ("user.intervene", "error") for e in from_file), [e["kind"] for e in from_file]
-    assert not [e for e in new if e["kind"] in GROUND_TRUTH_KINDS], [e["kind"] for e in new]
+    # the person's steering may set the pipeline going again (a rebuild, QA, a judge), so ground truth may
+    # follow; but each such event must answer an effect the reducer issued before it, never the file
+    issued: set[str] = set()
+    state = initial_state(SESSION)
+    for event in read_events(transcript):
+        if event["kind"] in GROUND_TRUTH_KINDS and event["seq"] > len(before):
+            assert event["effect"] in issued, f"{event['kind']} (seq {event['seq']}) answers no issued effect"
+        issued.update(effect["id"] for effect in apply(state, event))
     messages = [e["data"]["message"] for e in from_file if e["kind"] == "error"]
     for command in ("/done", "/qa.result", "/audit", "/circuit.opened"):
         assert any(f"unknown command {command}" in m for m in messages), (command, messages)
