@@ -36,6 +36,7 @@ class QASettings(_Section):
     timeout_s: float = Field(default=120.0, gt=0)
     load_timeout_s: float = Field(default=10.0, gt=0)
     probe_timeout_s: float = Field(default=10.0, gt=0)
+    probe_tabs: int = Field(default=3, ge=1, le=8, description="acceptance probes run in this many tabs at once")
     max_bytes: int = Field(default=5_000_000, gt=0, description="size budget of a game folder")
     max_files: int = Field(default=200, gt=0)
     viewport: tuple[int, int] = (960, 640)

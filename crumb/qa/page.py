@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any, TypeVar
 from urllib.parse import urlsplit
 
-from playwright.async_api import Browser, BrowserContext, Page
+from playwright.async_api import Browser, BrowserContext, CDPSession, Page
 from playwright.async_api import Error as PlaywrightError
 
 from crumb.protocol.game import Finding
@@ -21,7 +21,7 @@ from crumb.protocol.game import Finding
 T = TypeVar("T")
 
 OPEN_TIMEOUT_S = 30.0  # opening a context or tab runs no game code: only a sick browser is this slow
-CLOCK_START_MS = 1_700_000_000_000  # a fixed wall-clock start: every run sees the same Date.now()
+CLOCK_START_S = 1_700_000_000  # a fixed wall-clock start (Playwright takes seconds): every run sees the same Date.now()
 FRAME_MS = 17
 DIALOG_LIMIT = 20
 
@@ -42,6 +42,68 @@ TARGET_JS = """() => { let el = document.querySelector('canvas#game');
   const canvas = !!el; if (!el) el = document.body; if (!el) return null;
   const r = el.getBoundingClientRect();
   return {canvas, id: el.id || '', x: r.left, y: r.top, width: r.width, height: r.height}; }"""
+
+# The play step's autopilot, in the page: follow state().hint for `ms` of game time, one decision every
+# `chunk` ms, advancing the fake clock from inside (one call instead of four per decision). Its input is
+# DOM events (isTrusted false); every other QA input is the browser's own. {fallback: true} when the
+# clock cannot be driven from the page.
+PLAY_JS = """async ({ms, chunk, rect}) => {
+  const clock = globalThis.__pwClock && globalThis.__pwClock.controller;
+  if (!clock || typeof clock.runFor !== 'function') return {fallback: true};
+  const errors = [];
+  const run = async (t) => { try { await clock.runFor(t); } catch (e) {
+    const m = String(e).split('\\n')[0]; if (!errors.includes(m)) errors.push(m); } };
+  const hints = () => { let s; try { s = window.__crumb.state(); } catch (e) { return []; }
+    const h = s && Array.isArray(s.hint) ? s.hint : [];
+    return h.filter(x => x && ((x.type === 'key' && typeof x.key === 'string') || x.type === 'click' || x.type === 'tap')).slice(0, 3); };
+  const NAMED = {' ': ['Space', 32], Enter: ['Enter', 13], Escape: ['Escape', 27], Shift: ['ShiftLeft', 16],
+    ArrowLeft: ['ArrowLeft', 37], ArrowUp: ['ArrowUp', 38], ArrowRight: ['ArrowRight', 39], ArrowDown: ['ArrowDown', 40]};
+  const codes = (k) => NAMED[k] || (/^[a-z]$/i.test(k) ? ['Key' + k.toUpperCase(), k.toUpperCase().charCodeAt(0)]
+    : /^[0-9]$/.test(k) ? ['Digit' + k, k.charCodeAt(0)] : [k, 0]);
+  const key = (type, k) => { const [code, kc] = codes(k);
+    const e = new KeyboardEvent(type, {key: k, code, bubbles: true, cancelable: true, composed: true});
+    Object.defineProperty(e, 'keyCode', {get: () => kc}); Object.defineProperty(e, 'which', {get: () => kc});
+    (document.activeElement || document.body || document).dispatchEvent(e); };
+  const frac = (v) => (typeof v === 'number' && isFinite(v) ? Math.max(0, Math.min(1, v)) : 0.5);
+  const point = (type, fx, fy) => {
+    const r = rect || {x: 0, y: 0, width: innerWidth, height: innerHeight};
+    const x = r.x + frac(fx) * Math.max(r.width - 1, 0), y = r.y + frac(fy) * Math.max(r.height - 1, 0);
+    const el = document.elementFromPoint(x, y) || document.body; if (!el) return;
+    const touch = type === 'tap', at = {bubbles: true, cancelable: true, composed: true, clientX: x, clientY: y,
+      button: 0, isPrimary: true, pointerId: touch ? 2 : 1, pointerType: touch ? 'touch' : 'mouse'};
+    el.dispatchEvent(new PointerEvent('pointerdown', {...at, buttons: 1}));
+    if (touch) { try { const t = new Touch({identifier: 2, target: el, clientX: x, clientY: y});
+      el.dispatchEvent(new TouchEvent('touchstart', {bubbles: true, cancelable: true, touches: [t], targetTouches: [t], changedTouches: [t]}));
+      el.dispatchEvent(new TouchEvent('touchend', {bubbles: true, cancelable: true, touches: [], targetTouches: [], changedTouches: [t]}));
+    } catch (e) {} }
+    else el.dispatchEvent(new MouseEvent('mousedown', {...at, buttons: 1}));
+    el.dispatchEvent(new PointerEvent('pointerup', at));
+    if (!touch) el.dispatchEvent(new MouseEvent('mouseup', at));
+    el.dispatchEvent(new MouseEvent('click', at)); };
+  for (let left = ms; left > 0;) {
+    const now = Math.min(chunk, left), hs = hints();
+    if (!hs.length) await run(now);
+    for (const h of hs) {
+      const per = Math.max(1, Math.floor(now / hs.length));
+      if (h.type === 'key') { key('keydown', h.key); await run(per); key('keyup', h.key); }
+      else { point(h.type, h.x, h.y); await run(per); }
+    }
+    left -= now;
+  }
+  return {errors};
+}"""
+
+
+# Probe pages check state() only, and painting is most of what a canvas game costs under a fast clock
+# (a 960x640 software canvas: ~4 ms a frame, so 60 s of game time took 15 s): there, 2D painting
+# calls do nothing. Everything else a game does (paths, gradients, text metrics, its errors) still runs.
+NO_PAINT_JS = """(() => { for (const C of [self.CanvasRenderingContext2D, self.OffscreenCanvasRenderingContext2D]) {
+  if (!C) continue; for (const m of ['fillRect', 'strokeRect', 'clearRect', 'fill', 'stroke', 'fillText',
+    'strokeText', 'drawImage', 'putImageData']) if (typeof C.prototype[m] === 'function') C.prototype[m] = function () {}; } })();"""
+
+# Both at once (one round trip): where the game draws, and what its hook says.
+TARGET_STATE_JS = f"() => [({TARGET_JS})(), ({STATE_JS})()]"
+
 
 class Hang(Exception):
     """The page did not answer in time: the game is stuck (an endless loop, a blocked main thread)."""
@@ -135,17 +197,30 @@ def _same_document(a: str, b: str) -> bool:
     return (pa.scheme, pa.netloc, pa.path) == (pb.scheme, pb.netloc, pb.path)
 
 
-class GameContext:
-    """A fresh browser context for one run: the network fence, and (with `fake_clock`) a paused clock that
-    only QA advances. All tabs of one context share that clock, so they step in lockstep."""
+@dataclass(frozen=True)
+class Lane:
+    """What a context is for: how many tabs it has, and whether they paint."""
 
-    def __init__(self, browser: Browser, ev: Evidence, base: str, *, fake_clock: bool,
-                 viewport: tuple[int, int]) -> None:
+    tabs: int
+    paint: bool
+
+
+MAIN = Lane(tabs=2, paint=True)     # main + twin: screenshots, pixels, frames per second
+PROBE = Lane(tabs=1, paint=False)   # one acceptance probe at a time: state() only
+
+
+class GameContext:
+    """A browser context for one check at a time: the network fence and a paused fake clock that only QA
+    advances. All tabs of one context share that clock, so they step in lockstep."""
+
+    def __init__(self, browser: Browser, ev: Evidence, base: str, *, lane: Lane, viewport: tuple[int, int]) -> None:
         self.browser, self.ev, self.base = browser, ev, base
-        self.fake_clock, self.viewport = fake_clock, viewport
+        self.lane, self.viewport = lane, viewport
         self.context: BrowserContext | None = None
         self.tabs: list[GameTab] = []
         self.spare: list[Page] = []
+        self._cdp: dict[Page, CDPSession] = {}  # kept for the page's life: opening one costs round trips
+        self.sick = False  # one of its pages crashed or closed: never hand it to another check
 
     async def open(self, timeout: float, *, spare: int = 0, park_url: str | None = None) -> None:
         """Create the context; `spare` tabs are opened now (and parked on `park_url`) for new_tab to use."""
@@ -156,20 +231,66 @@ class GameContext:
         ctx = self.context
         await guarded(ctx.route("**/*", self._route), "fencing the network", OPEN_TIMEOUT_S, self.ev)
         await guarded(ctx.route_web_socket(re.compile(r".*"), self._websocket), "fencing WebSockets", OPEN_TIMEOUT_S, self.ev)
-        if self.fake_clock:
-            await guarded(ctx.add_init_script(SEED_JS), "seeding Math.random", OPEN_TIMEOUT_S, self.ev)
-            await guarded(ctx.clock.install(time=CLOCK_START_MS), "installing the fake clock", OPEN_TIMEOUT_S, self.ev)
-            await guarded(ctx.clock.pause_at(CLOCK_START_MS + 1000), "pausing the fake clock", OPEN_TIMEOUT_S, self.ev)
+        await guarded(ctx.add_init_script(SEED_JS), "seeding Math.random", OPEN_TIMEOUT_S, self.ev)
+        if not self.lane.paint:
+            await guarded(ctx.add_init_script(NO_PAINT_JS), "turning painting off", OPEN_TIMEOUT_S, self.ev)
+        await self._install_clock()
         ctx.on("page", self._popup)
         for _ in range(spare):
             page = await guarded(ctx.new_page(), "opening a page", OPEN_TIMEOUT_S, self.ev)
+            self._watch(page)
             if park_url:
                 await guarded(page.goto(park_url), "parking a page", OPEN_TIMEOUT_S, self.ev)
             self.spare.append(page)
 
+    def _watch(self, page: Page) -> None:
+        def sick(_: Any) -> None:
+            self.sick = True
+        page.on("crash", sick)
+        page.on("close", sick)
+
     def adopt(self, ev: Evidence, base: str) -> None:
         """Hand a context opened ahead of time (see the runner's pool) to a check."""
         self.ev, self.base = ev, base
+
+    def release(self) -> None:
+        """The check is over: its tabs stop reporting to it (the game stays frozen: its clock is paused)."""
+        for tab in self.tabs:
+            tab.detach()
+        self.ev = Evidence()
+
+    async def recycle(self, park_base: str, timeout: float) -> None:
+        """Make a used context as good as new for the next check, without the cost of new renderers:
+        every tab leaves the game, the game's cookies and storage are wiped, and the clock starts over.
+        Raises (Hang, PlaywrightError) when the context is not fit for reuse: then close it instead."""
+        assert self.context is not None
+        if self.sick:
+            raise Aborted("a page of this context crashed or closed")
+        origin, self.base = self.base.rstrip("/"), park_base  # the fence now lets the park page through
+        pages = [t.page for t in self.tabs] + self.spare
+        self.tabs, self.spare = [], []
+        for page in pages:
+            await guarded(page.goto(park_base + "index.html"), "parking a page", timeout, self.ev)
+        await guarded(self.context.clear_cookies(), "clearing cookies", timeout, self.ev)
+        cdp = await self.cdp(pages[0], timeout)
+        await guarded(cdp.send("Storage.clearDataForOrigin", {"origin": origin, "storageTypes": "all"}),
+                      "clearing the game's storage", timeout, self.ev)
+        await self._install_clock()
+        self.spare = pages
+
+    async def cdp(self, page: Page, timeout: float) -> CDPSession:
+        """The page's CDP session, with the Performance domain on (for frames per second)."""
+        if page not in self._cdp:
+            assert self.context is not None
+            session = await guarded(self.context.new_cdp_session(page), "opening CDP", timeout, self.ev)
+            await guarded(session.send("Performance.enable"), "enabling metrics", timeout, self.ev)
+            self._cdp[page] = session
+        return self._cdp[page]
+
+    async def _install_clock(self) -> None:
+        assert self.context is not None
+        await guarded(self.context.clock.install(time=CLOCK_START_S), "installing the fake clock", OPEN_TIMEOUT_S, self.ev)
+        await guarded(self.context.clock.pause_at(CLOCK_START_S + 1), "pausing the fake clock", OPEN_TIMEOUT_S, self.ev)
 
     async def new_tab(self, url: str, timeout: float) -> "GameTab":
         assert self.context is not None
@@ -177,6 +298,7 @@ class GameContext:
             page = self.spare.pop(0)
         else:
             page = await guarded(self.context.new_page(), "opening a page", OPEN_TIMEOUT_S, self.ev)
+            self._watch(page)
         tab = GameTab(self, page, url)
         self.tabs.append(tab)
         return tab
@@ -253,12 +375,14 @@ class GameTab:
         self.loaded = False
         self.dialogs = 0
         self._expected = url
-        page.on("pageerror", self._page_error)
-        page.on("console", self._console)
-        page.on("dialog", self._dialog)
-        page.on("crash", self._crash)
-        page.on("framenavigated", self._navigated)
-        page.on("response", self._response)
+        self._taps = {"pageerror": self._page_error, "console": self._console, "dialog": self._dialog,
+                      "crash": self._crash, "framenavigated": self._navigated, "response": self._response}
+        for event, tap in self._taps.items():
+            page.on(event, tap)
+
+    def detach(self) -> None:
+        for event, tap in self._taps.items():
+            self.page.remove_listener(event, tap)
 
     async def load(self, timeout: float) -> None:
         self._expected = self.url
@@ -292,8 +416,21 @@ class GameTab:
         """{"hook": bool, "state": {...}} or {"hook": true, "error": "..."}."""
         return await guarded(self.page.evaluate(STATE_JS), "reading window.__crumb.state()", timeout, self.ev)
 
-    async def target(self, timeout: float) -> dict[str, Any] | None:
-        return await guarded(self.page.evaluate(TARGET_JS), "finding the canvas", timeout, self.ev)
+    async def autoplay(self, ms: int, chunk: int, rect: dict[str, Any] | None, timeout: float) -> bool:
+        """Run PLAY_JS; False when the page cannot drive its own clock (then the caller plays step by step)."""
+        out = await guarded(self.page.evaluate(PLAY_JS, {"ms": ms, "chunk": chunk, "rect": rect}),
+                            f"playing {ms} ms by the game's hints", timeout, self.ev)
+        if not isinstance(out, dict) or out.get("fallback"):
+            return False
+        for raw in out.get("errors") or []:
+            self.ev.page_error(str(raw))
+        return True
+
+    async def target_and_state(self, timeout: float) -> tuple[dict[str, Any] | None, dict[str, Any]]:
+        """Where the game draws (see TARGET_JS) and what state() says (see `state`)."""
+        rect, reading = await guarded(self.page.evaluate(TARGET_STATE_JS), "finding the canvas and reading state()",
+                                      timeout, self.ev)
+        return rect, reading
 
     async def screenshot(self, rect: dict[str, Any] | None, timeout: float) -> bytes:
         clip = None
@@ -308,11 +445,8 @@ class GameTab:
 
     async def main_thread_s(self, timeout: float) -> float:
         """Seconds the page's main thread has been busy (Chromium's TaskDuration), for frames per second."""
-        if not hasattr(self, "_cdp"):
-            assert self.owner.context is not None
-            self._cdp = await guarded(self.owner.context.new_cdp_session(self.page), "opening CDP", timeout, self.ev)
-            await guarded(self._cdp.send("Performance.enable"), "enabling metrics", timeout, self.ev)
-        got = await guarded(self._cdp.send("Performance.getMetrics"), "reading metrics", timeout, self.ev)
+        cdp = await self.owner.cdp(self.page, timeout)
+        got = await guarded(cdp.send("Performance.getMetrics"), "reading metrics", timeout, self.ev)
         return next((m["value"] for m in got["metrics"] if m["name"] == "TaskDuration"), 0.0)
 
     # ------------------------------------------------------------ evidence taps

@@ -1,12 +1,13 @@
 """The browser stage: load the game, watch it draw, play it, run the acceptance probes.
 
-One browser context per check, on a fake clock (no real waiting anywhere), with two tabs:
-  main + twin  sharing the clock: both start, only main gets the controls; any difference in state()
-               or pixels is the input's doing (Math.random is seeded, time is fake, so the runs are
-               otherwise identical). Screenshots: start, input, end. Frames per second come from the
-               main thread's busy time over one second of game time (capped at 60).
-  probes       then, in the twin's tab (main closed): each acceptance probe on a freshly reloaded page
-Tabs, not contexts, are the cost (a renderer each), so a check uses two.
+Each check uses fake-clock browser contexts (no real waiting anywhere), all running at once:
+  main + twin  one context, two tabs sharing its clock: both start, only main gets the controls; any
+               difference in state() or pixels is the input's doing (Math.random is seeded, time is
+               fake, so the runs are otherwise identical). Screenshots: start, input, end. Frames per
+               second come from the main thread's busy time over one second of game time (capped at 60).
+  probes       `probe_tabs` more contexts of one tab each (a clock each): every acceptance probe runs on
+               a freshly loaded page, the probes shared out among the tabs.
+Contexts come ready from a pool that is refilled between checks, so a check starts by loading the game.
 """
 
 from __future__ import annotations
@@ -24,7 +25,8 @@ from playwright.async_api import Error as PlaywrightError
 
 from crumb.protocol.game import Criterion, ProbeResult, ProbeStep
 from crumb.qa.expect import judge_all
-from crumb.qa.page import FRAME_MS, OPEN_TIMEOUT_S, Aborted, Evidence, GameContext, GameTab, Hang, guarded, navigation_error
+from crumb.qa.page import (FRAME_MS, MAIN, OPEN_TIMEOUT_S, PROBE, Aborted, Evidence, GameContext, GameTab, Hang, Lane,
+                           guarded, navigation_error)
 from crumb.qa.pixels import Picture, analyse
 from crumb.settings import QASettings
 
@@ -118,51 +120,116 @@ class PlayReport:
 
 
 class ContextPool:
-    """Fake-clock contexts opened ahead of time, their tabs parked on a blank loopback page, so a check
-    starts by loading the game rather than by spawning renderers. Each context serves one check only."""
-
-    WANT = {2: 1}  # tabs per context → how many to keep ready (one check: main + twin)
+    """Fake-clock contexts kept open between checks, their tabs parked on a blank loopback page, so a
+    check starts by loading the game rather than by spawning renderers (a new tab costs about half a
+    second of CPU, a reused one a navigation). A context goes back to the pool only after a clean
+    check, and is recycled (tabs parked, cookies and storage wiped, clock reset) between checks."""
 
     def __init__(self, browser: Browser, settings: QASettings, park_base: str) -> None:
         self.browser, self.settings, self.park_base = browser, settings, park_base
-        self.ready: dict[int, list[GameContext]] = {n: [] for n in self.WANT}
+        # how many of each to keep ready between checks: at first just enough for one check, so a cold
+        # runner's first check does not wait for tabs it may not use; all of them after that check
+        self.want = {MAIN: 1, PROBE: 1}
+        self.full = {MAIN: 1, PROBE: settings.probe_tabs}
+        self.ready: dict[Lane, list[GameContext]] = {lane: [] for lane in self.full}
+        self.waiting: dict[Lane, int] = {lane: 0 for lane in self.full}
+        self.used: list[GameContext] = []
+        self.checks = 0  # checks running: then only what a check waits for is opened (renderers cost CPU)
+        self.broken = False  # a used context could not even be closed: the browser needs a restart
         self._filling: asyncio.Future | None = None
+        self._changed = asyncio.Condition()
         self.closed = False
 
-    async def take(self, tabs: int) -> GameContext | None:
-        """A ready context, waiting for the one being opened if there is one (two at once only compete)."""
-        if not self.ready.get(tabs) and self._filling is not None and not self._filling.done():
-            await asyncio.wait({self._filling}, timeout=OPEN_TIMEOUT_S)
-        ready = self.ready.get(tabs) or []
-        ctx = ready.pop(0) if ready else None
-        self.refill()
-        return ctx
+    async def take(self, lane: Lane, *, wait: bool = True) -> GameContext | None:
+        """A ready context; with `wait`, one is opened if none is ready (None if that fails: open your own)."""
+        deadline = time.monotonic() + OPEN_TIMEOUT_S
+        while wait and not self.ready[lane] and not self.closed and time.monotonic() < deadline:
+            self.waiting[lane] += 1
+            try:
+                self.refill()
+                filling = self._filling
+                async with self._changed:
+                    await asyncio.wait_for(self._changed.wait_for(
+                        lambda: bool(self.ready[lane]) or filling is None or filling.done()), deadline - time.monotonic())
+            except asyncio.TimeoutError:
+                break
+            finally:
+                self.waiting[lane] -= 1
+            if not self.ready[lane] and filling is not None and filling.done() and filling is self._filling \
+                    and not self.used:
+                break  # the fill ended without one: it could not open a context
+        while self.ready[lane]:
+            ctx = self.ready[lane].pop(0)
+            if not ctx.sick:
+                return ctx
+            asyncio.ensure_future(ctx.close())  # its renderer died while it waited: of no use to anyone
+        return None
 
-    def refill(self) -> None:
+    def give_back(self, ctx: GameContext) -> None:
+        """A context after a clean check: recycled by the next refill()."""
+        ctx.release()
+        self.used.append(ctx)
+
+    def refill(self, *, grow: bool = False) -> None:
+        """Recycle what came back and open what is missing (`grow`: up to the full set)."""
+        if grow:
+            self.want = dict(self.full)
         if not self.closed and (self._filling is None or self._filling.done()):
             self._filling = asyncio.ensure_future(self._fill())
 
+    async def filled(self, timeout: float) -> None:
+        """Wait until the pool is full again (or `timeout` passes)."""
+        if self._filling is not None and not self._filling.done():
+            await asyncio.wait({self._filling}, timeout=timeout)
+
     async def _fill(self) -> None:
-        for tabs, count in self.WANT.items():
-            while not self.closed and len(self.ready[tabs]) < count:
-                ctx = GameContext(self.browser, Evidence(), self.park_base, fake_clock=True,
-                                  viewport=self.settings.viewport)
+        try:
+            await self._fill_up()
+        finally:
+            async with self._changed:
+                self._changed.notify_all()
+
+    async def _added(self, ctx: GameContext) -> None:
+        self.ready[ctx.lane].append(ctx)
+        async with self._changed:
+            self._changed.notify_all()
+
+    def _short(self, lane: Lane) -> bool:
+        return len(self.ready[lane]) < (self.want[lane] if self.checks == 0 else self.waiting[lane])
+
+    async def _fill_up(self) -> None:
+        while self.used and not self.closed:
+            ctx = self.used.pop(0)
+            try:
+                await ctx.recycle(self.park_base, self.settings.load_timeout_s)
+            except (Hang, Aborted, PlaywrightError):
+                self.broken |= not await ctx.close()
+                continue
+            if self.closed or len(self.ready.get(ctx.lane, [])) >= self.want.get(ctx.lane, 0):
+                await ctx.close()
+                continue
+            await self._added(ctx)
+        for lane in self.want:
+            while not self.closed and self._short(lane):
+                ctx = GameContext(self.browser, Evidence(), self.park_base, lane=lane, viewport=self.settings.viewport)
                 try:
-                    await ctx.open(self.settings.load_timeout_s, spare=tabs, park_url=self.park_base + "index.html")
+                    await ctx.open(self.settings.load_timeout_s, spare=lane.tabs, park_url=self.park_base + "index.html")
                 except (Hang, Aborted, PlaywrightError):
                     await ctx.close()
                     return
                 if self.closed:
                     await ctx.close()
                     return
-                self.ready[tabs].append(ctx)
+                await self._added(ctx)
 
     async def close(self) -> None:
         self.closed = True
         if self._filling is not None:
             self._filling.cancel()
-        contexts = [c for group in self.ready.values() for c in group]
-        self.ready = {n: [] for n in self.WANT}
+        async with self._changed:
+            self._changed.notify_all()
+        contexts = [c for group in self.ready.values() for c in group] + self.used
+        self.ready, self.used = {lane: [] for lane in self.full}, []
         await asyncio.gather(*(c.close() for c in contexts), return_exceptions=True)
 
 
@@ -175,19 +242,25 @@ class _Stage:
         self.contexts: list[GameContext] = []
         self.step_s = settings.probe_timeout_s
         self.load_s = settings.load_timeout_s
+        self.main_loaded = asyncio.Event()  # probes load after main and twin: five loads at once help no one
 
-    async def new_context(self, tabs: int) -> GameContext:
-        ctx = await self.pool.take(tabs) if self.pool else None
+    async def new_context(self, lane: Lane) -> GameContext:
+        ctx = await self.pool.take(lane) if self.pool else None
         if ctx is not None:
             ctx.adopt(self.ev, self.base)
             self.contexts.append(ctx)
             return ctx
-        ctx = GameContext(self.browser, self.ev, self.base, fake_clock=True, viewport=self.settings.viewport)
+        ctx = GameContext(self.browser, self.ev, self.base, lane=lane, viewport=self.settings.viewport)
         self.contexts.append(ctx)
         await ctx.open(self.load_s)
         return ctx
 
-    async def close_all(self) -> None:
+    async def close_all(self, reuse: bool) -> None:
+        """Hand the contexts back to the pool after a clean check; otherwise close them."""
+        if reuse and self.pool is not None and not self.pool.closed and not any(c.sick for c in self.contexts):
+            for ctx in self.contexts:
+                self.pool.give_back(ctx)
+            return
         results = await asyncio.gather(*(c.close() for c in self.contexts), return_exceptions=True)
         if any(r is not True for r in results):
             self.ev.restart_browser = True
@@ -225,16 +298,15 @@ class _Stage:
     async def main(self, ctx: GameContext, main: GameTab, twin: GameTab, controls: Sequence[str],
                    report: PlayReport) -> None:
         await asyncio.gather(main.load(self.load_s), twin.load(self.load_s))
+        self.main_loaded.set()
         report.loaded = True
         trace('main loaded')
-        rect = await main.target(self.step_s)
-        trace('main target')
-        if rect is None or not rect.get("canvas"):
-            self.ev.find("no_canvas", "the page has no <canvas>; QA looked at the whole page instead", "Minor")
         await ctx.run_for(SETTLE_MS, self.step_s)
         trace('main settled')
-        first = await main.state(self.step_s)
+        rect, first = await main.target_and_state(self.step_s)
         trace('main state')
+        if rect is None or not rect.get("canvas"):
+            self.ev.find("no_canvas", "the page has no <canvas>; QA looked at the whole page instead", "Minor")
         report.hook = "state" in first
         if first.get("error"):
             self.ev.find("hook_error", f"window.__crumb.state() threw: {first['error'][:200]}", raw=first["error"])
@@ -266,7 +338,7 @@ class _Stage:
 
         trace('main inputs done')
         shots["input"] = await main.screenshot(rect, self.step_s)
-        s1, t1 = await main.state(self.step_s), await twin.state(self.step_s)
+        s1, t1 = await asyncio.gather(main.state(self.step_s), twin.state(self.step_s))
         busy0 = await main.main_thread_s(self.step_s)
         await ctx.run_for(AFTER_MS, self.step_s)
         busy = await main.main_thread_s(self.step_s) - busy0
@@ -274,7 +346,7 @@ class _Stage:
         report.fps = round(min(60.0, frames / busy), 1) if busy > 0 else 60.0
         trace('main ran 1 s')
         shots["end"] = await main.screenshot(rect, self.step_s)
-        s2, t2 = await main.state(self.step_s), await twin.state(self.step_s)
+        s2, t2 = await asyncio.gather(main.state(self.step_s), twin.state(self.step_s))
         twin_shots: list[bytes] = []
         if not responded:
             twin_shots = [await twin.screenshot(rect, self.step_s)]
@@ -318,23 +390,37 @@ class _Stage:
 
     # ------------------------------------------------------------ probes
 
-    async def probes(self, ctx: GameContext, tab: GameTab, criteria: Sequence[Criterion]) -> list[ProbeResult]:
-        """Each probe on a freshly (re)loaded page, in turn, in the tab the main check no longer needs."""
-        results = []
-        for criterion in criteria:
-            if self.ev.abort.is_set():
+    async def probes(self, criteria: Sequence[Criterion]) -> list[ProbeResult]:
+        """Every probe on a freshly loaded page; the probes are shared out among `probe_tabs` tabs of
+        their own (a context, so a clock, each) that work at once. Results keep the criteria's order."""
+        queue = list(enumerate(criteria))
+        results: dict[int, ProbeResult] = {}
+        contexts = [await self.new_context(PROBE)]
+        while self.pool is not None and len(contexts) < min(self.settings.probe_tabs, len(criteria)):
+            more = await self.pool.take(PROBE, wait=False)  # more tabs only if ready: a new one costs more
+            if more is None:
                 break
-            results.append(await self.probe(ctx, tab, criterion, fresh=not tab.loaded))
-        return results
+            more.adopt(self.ev, self.base)
+            self.contexts.append(more)
+            contexts.append(more)
+
+        async def worker(ctx: GameContext) -> None:
+            tab = await ctx.new_tab(self.url, self.load_s)
+            await self.main_loaded.wait()
+            while queue and not self.ev.abort.is_set():
+                n, criterion = queue.pop(0)
+                results[n] = await self.probe(ctx, tab, criterion, fresh=not tab.loaded)
+
+        await asyncio.gather(*(worker(c) for c in contexts))
+        return [results[n] for n in sorted(results)]
 
     async def probe(self, ctx: GameContext, tab: GameTab, criterion: Criterion, fresh: bool) -> ProbeResult:
         current = "loading the page"
         try:
             await (tab.load(self.load_s) if fresh else tab.reload(self.load_s))
             deadline = time.monotonic() + self.settings.probe_timeout_s
-            rect = await tab.target(self.step_s)
             await ctx.run_for(SETTLE_MS, self.step_s)
-            before = await tab.state(self.step_s)
+            rect, before = await tab.target_and_state(self.step_s)
             if "state" not in before:
                 why = before.get("error") or "the game has no window.__crumb.state() test hook"
                 return ProbeResult(id=criterion.id, ok=False, detail=f"not checkable: {why}")
@@ -384,8 +470,11 @@ class _Stage:
             self.step_s = old
 
     async def play(self, ctx: GameContext, tab: GameTab, ms: int, rect: dict[str, Any] | None) -> None:
-        """Follow state().hint for `ms` of game time, one decision every `chunk` ms (at most 100 decisions)."""
+        """Follow state().hint for `ms` of game time, one decision every `chunk` ms (at most 100 decisions):
+        in the page when it can drive its own clock (alone in its context), else one call at a time."""
         chunk = max(200, -(-ms // 100))
+        if len(ctx.tabs) == 1 and await tab.autoplay(ms, chunk, rect, self.step_s):
+            return
         left = ms
         while left > 0:
             now = min(chunk, left)
@@ -446,18 +535,33 @@ async def play(browser: Browser, analyser: Page, base: str, url: str, *, criteri
                 raise
             ev.find("navigated_away", "the game replaced its own page (navigated away) while QA was playing it", "Critical")
             ev.stop("navigated away")
+        finally:
+            stage.main_loaded.set()  # also when main failed: the probes still run (or see the abort)
 
+    async def probe_part() -> None:
+        report.probes = await stage.probes(criteria)
+
+    clean = False
+    if pool is not None:
+        pool.checks += 1
     try:
         trace("check begins")
-        ctx = await stage.new_context(2)
+        ctx = await stage.new_context(MAIN)
         main = await ctx.new_tab(url, settings.load_timeout_s)
         twin = await ctx.new_tab(url, settings.load_timeout_s)
-        await main_part(ctx, main, twin)
-        if criteria and not ev.abort.is_set():
-            await guarded(main.page.close(), "closing the main tab", settings.probe_timeout_s, ev)
-            ctx.tabs.remove(main)  # the shared clock now drives the probes' tab alone
-            report.probes = await stage.probes(ctx, twin, criteria)
+        parts = [asyncio.ensure_future(main_part(ctx, main, twin))]
+        if criteria:
+            parts.append(asyncio.ensure_future(probe_part()))
+        try:
+            await asyncio.gather(*parts)
+            clean = not ev.abort.is_set() and not ev.restart_browser
+        finally:  # QA's own failure in one part (it raises): stop the other before the contexts close
+            for part in parts:
+                part.cancel()
+            await asyncio.gather(*parts, return_exceptions=True)
     finally:
-        await stage.close_all()
+        if pool is not None:
+            pool.checks -= 1
+        await stage.close_all(reuse=clean)
         trace('contexts closed')
     return report

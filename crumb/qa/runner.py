@@ -116,7 +116,7 @@ class _Engine:
     async def ready(self) -> tuple[Browser, Page]:
         async with self._lock:
             if (self.browser is None or self.dead or not self.browser.is_connected() or self.analyser is None
-                    or self.analyser.is_closed()):
+                    or self.analyser.is_closed() or (self.pool is not None and self.pool.broken)):
                 await self._stop()
                 await self._launch()
             assert self.browser is not None and self.analyser is not None
@@ -183,6 +183,11 @@ class _Engine:
                 pass
         _kill([p for p in leftovers if os.path.exists(f"/proc/{p}")])
 
+    async def warm(self, timeout: float) -> None:
+        await self.ready()
+        if self.pool is not None:
+            await self.pool.filled(timeout)
+
     async def restart(self) -> None:
         async with self._lock:
             await self._stop()
@@ -226,6 +231,8 @@ class _Engine:
                 ev.restart_browser = True
             finally:
                 self.active.discard(ev)
+                if self.pool is not None and not self.active:
+                    self.pool.refill(grow=True)  # between checks: contexts for the next one
             if ev.browser_died:
                 error = error or "the browser died during QA"
                 ev.restart_browser = True
@@ -304,6 +311,17 @@ class QARunner:
             await self._engine.ready()
         except Exception:  # noqa: BLE001 - the first check reports it
             pass
+
+    def warm(self, timeout: float = LAUNCH_TIMEOUT_S) -> bool:
+        """Block until the browser is up and the contexts for the next check are open (as they are in
+        the daemon, where a build separates two checks); False if that failed or took over `timeout`."""
+        if self._closed:
+            return False
+        try:
+            asyncio.run_coroutine_threadsafe(self._engine.warm(timeout), self._loop).result(timeout=timeout + 5)
+            return True
+        except Exception:  # noqa: BLE001 - the next check reports what is wrong
+            return False
 
     def check(self, game_dir: Path, *, entry: str = "index.html", criteria: Sequence[Criterion] = (),
               manifest: Manifest | None = None, build_id: str | None = None, out_dir: Path | None = None,

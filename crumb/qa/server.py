@@ -36,6 +36,7 @@ def safe_path(root: Path, url_path: str) -> Path | None:
 class _Handler(BaseHTTPRequestHandler):
     server: "_Server"
     protocol_version = "HTTP/1.1"
+    disable_nagle_algorithm = True  # headers and body go out as two writes: without this, each waits ~40 ms for an ACK
 
     def log_message(self, format: str, *args: object) -> None:  # noqa: A002 - silence stderr
         pass
@@ -73,8 +74,8 @@ class _Server(ThreadingHTTPServer):
     daemon_threads = True
     allow_reuse_address = True
 
-    def __init__(self, root: Path) -> None:
-        super().__init__(("127.0.0.1", 0), _Handler)
+    def __init__(self, root: Path, port: int = 0) -> None:
+        super().__init__(("127.0.0.1", port), _Handler)
         self.root = root
         self.misses: list[str] = []
 
@@ -89,8 +90,9 @@ class _Server(ThreadingHTTPServer):
 class GameServer:
     """`with GameServer(folder) as s: s.url("index.html")`: serves until the block ends."""
 
-    def __init__(self, root: Path) -> None:
+    def __init__(self, root: Path, port: int = 0) -> None:
         self.root = root.resolve()
+        self.port = port  # 0: any free one
         self._server: _Server | None = None
         self._thread: threading.Thread | None = None
 
@@ -107,7 +109,7 @@ class GameServer:
         return self.base + entry.lstrip("/")
 
     def start(self) -> "GameServer":
-        self._server = _Server(self.root)
+        self._server = _Server(self.root, self.port)
         self._thread = threading.Thread(target=self._server.serve_forever, kwargs={"poll_interval": 0.05},
                                         name="crumb-qa-http", daemon=True)
         self._thread.start()

@@ -108,8 +108,8 @@ def open_game(browser: Browser, folder: Path, *, query: str = "", touch: bool = 
     context = browser.new_context(viewport={"width": viewport[0], "height": viewport[1]}, has_touch=touch)
     page = context.new_page()
     game = Game(context, page)
-    page.clock.install(time=1_700_000_000_000)
-    page.clock.pause_at(1_700_000_001_000)
+    page.clock.install(time=1_700_000_000)  # seconds
+    page.clock.pause_at(1_700_000_001)
     page.goto((folder / "index.html").as_uri() + query)
     game.run(200)
     return game

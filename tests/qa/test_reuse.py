@@ -1,0 +1,75 @@
+"""QA keeps browser contexts and tabs between checks (a new tab costs half a second of CPU) and plays
+`play` steps from inside the page. A check must still see a browser as good as new: nothing stored by
+an earlier game, the same clock; and the in-page autopilot must report what the game does wrong."""
+
+from __future__ import annotations
+
+import functools
+import socket
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from crumb.qa import QARunner, page
+from crumb.qa import runner as runner_module
+from crumb.qa.server import GameServer
+from tests.qa.conftest import FAST, GAMES, SCORE_UP, chromium_or_skip, criteria
+
+pytestmark = pytest.mark.browser
+
+BORN = {"id": "born", "text": "The game knows when it loaded",
+        "probe": {"steps": [{"do": "start"}, {"do": "wait", "ms": 100}], "expect": [{"path": "bornAt", "op": ">", "value": 0}]}}
+
+
+@pytest.fixture
+def one_lane() -> Iterator[QARunner]:
+    """One context of each kind in the pool, so the second check surely gets the first one's tabs."""
+    chromium_or_skip()
+    qa = QARunner(FAST.model_copy(update={"probe_tabs": 1}))
+    yield qa
+    qa.close()
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def test_a_game_finds_nothing_an_earlier_game_stored(one_lane: QARunner, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Same tabs, and the same port (so the same origin): the game throws at load if it finds a cookie,
+    localStorage or sessionStorage from the run before."""
+    monkeypatch.setattr(runner_module, "GameServer", functools.partial(GameServer, port=free_port()))
+    for run in ("first", "second"):
+        result = one_lane.check(GAMES / "stores", criteria=criteria(BORN), controls=["ArrowLeft"])
+        assert result.ok, f"{run} run: " + result.model_dump_json(indent=1)
+
+
+def test_every_check_starts_at_the_same_game_time(one_lane: QARunner) -> None:
+    born = [one_lane.check(GAMES / "stores", criteria=criteria(BORN)).probes[0].observed for _ in range(2)]
+    assert born[0] == born[1] == {"bornAt": 1_700_000_001_000}, born  # ms: the clock's documented start
+
+
+def test_play_falls_back_to_step_by_step_when_the_page_cannot_drive_its_clock(
+        runner: QARunner, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(page, "PLAY_JS", "async () => ({fallback: true})")
+    result = runner.check(GAMES / "mini", criteria=criteria(SCORE_UP))
+    assert result.ok, result.model_dump_json(indent=1)
+
+
+def test_an_error_the_game_throws_during_play_is_recorded(runner: QARunner, tmp_path: Path) -> None:
+    """The autopilot presses ArrowLeft about fifteen times in three seconds; this game breaks on the tenth
+    (the main check presses it once, so only the play step can find it)."""
+    game = tmp_path / "game"
+    game.mkdir()
+    html = (GAMES / "mini" / "index.html").read_text()
+    html = html.replace('else if (e.key === "ArrowLeft") x = Math.max(10, x - 12);',
+                        'else if (e.key === "ArrowLeft") { if (++lefts === 10) throw new Error("tenth left"); '
+                        'x = Math.max(10, x - 12); }')
+    html = html.replace("let phase =", "let lefts = 0, phase =")
+    assert "tenth left" in html
+    (game / "index.html").write_text(html)
+    result = runner.check(game, criteria=criteria(SCORE_UP))
+    errors = [f for f in result.findings if f.code == "page_error"]
+    assert errors and "tenth left" in errors[0].message, [(f.code, f.message) for f in result.findings]
