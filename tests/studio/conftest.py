@@ -23,7 +23,7 @@ from tests.studio.scripted import Scripted
 CHROMIUM = os.environ.get("CRUMB_CHROMIUM", "/usr/bin/chromium")
 
 
-def wait_until(pred: Callable[[], Any], timeout: float = 10.0, what: str = "condition") -> Any:
+def wait_until(pred: Callable[[], Any], timeout: float = 30.0, what: str = "condition") -> Any:
     """Poll `pred` until it returns something truthy; fail naming `what` after `timeout` seconds."""
     deadline = time.monotonic() + timeout
     while True:
