@@ -24,6 +24,7 @@ from crumb.actors.base import (
     ProgressUpdate,
 )
 from crumb.actors.harness.common import (
+    JsonLines,
     NESTED_CLAUDE_VARS,
     child_env,
     executable_for,
@@ -35,12 +36,10 @@ from crumb.actors.harness.common import (
 )
 from crumb.actors.harness.progress import Throttle
 from crumb.actors.harness.roles import (
+    agent_result,
     WRITERS,
-    files_changed,
     portable_schema,
     prompt_for,
-    require_entry,
-    result_payload,
 )
 
 #: Tools Claude may use per role without asking (headless runs cannot ask).
@@ -75,27 +74,15 @@ def build_argv(exe: str, request: ActorRequest) -> list[str]:
     return argv
 
 
-class _Stream:
+class _Stream(JsonLines):
     """Reads the stream-json lines: progress from tool_use blocks, the final result object."""
 
     def __init__(self, work_dir: Path, progress: Throttle) -> None:
-        self.work_dir = work_dir
-        self.progress = progress
+        super().__init__(work_dir, progress)
         self.result: dict[str, Any] | None = None
-        self.garbage = 0
         self.files: list[str] = []
 
-    def __call__(self, line: str) -> None:
-        if not line.strip():
-            return
-        try:
-            obj = json.loads(line)
-        except ValueError:
-            self.garbage += 1
-            return
-        if not isinstance(obj, dict):
-            self.garbage += 1
-            return
+    def on_event(self, obj: dict[str, Any]) -> None:
         kind = obj.get("type")
         if kind == "result":
             self.result = obj
@@ -153,10 +140,7 @@ class ClaudeAdapter:
         answer: Any = res.get("structured_output")
         if not isinstance(answer, dict):
             answer = str(res.get("result") or "")
-        payload = result_payload(request.role, answer, harness="claude")
-        require_entry(request, "claude")
-        files = files_changed(request.work_dir, started) if request.role in WRITERS else []
-        return ActorResult(payload=payload, files=files, usage=usage)
+        return agent_result(request, answer, harness="claude", started=started, usage=usage)
 
 
 def _usage(request: ActorRequest, res: dict[str, Any], duration_ms: int) -> Any:

@@ -11,7 +11,6 @@ Assumptions (AGENT-CLIS.md; check with `codex exec --help`):
 
 from __future__ import annotations
 
-import json
 import threading
 from pathlib import Path
 from typing import Any
@@ -24,6 +23,7 @@ from crumb.actors.base import (
     ProgressUpdate,
 )
 from crumb.actors.harness.common import (
+    JsonLines,
     child_env,
     executable_for,
     now,
@@ -33,11 +33,9 @@ from crumb.actors.harness.common import (
 )
 from crumb.actors.harness.progress import Throttle
 from crumb.actors.harness.roles import (
+    agent_result,
     WRITERS,
-    files_changed,
     prompt_for,
-    require_entry,
-    result_payload,
 )
 
 SANDBOXES = ("read-only", "workspace-write", "danger-full-access")
@@ -57,30 +55,18 @@ def build_argv(exe: str, request: ActorRequest) -> list[str]:
     return argv
 
 
-class _Events:
+class _Events(JsonLines):
     def __init__(self, work_dir: Path, progress: Throttle) -> None:
-        self.work_dir = work_dir
-        self.progress = progress
+        super().__init__(work_dir, progress)
         self.messages: list[str] = []
         self.tokens_in = 0
         self.tokens_out = 0
         self.turns = 0
         self.failed: str | None = None
         self.errors: list[str] = []
-        self.garbage = 0
         self.events = 0
 
-    def __call__(self, line: str) -> None:
-        if not line.strip():
-            return
-        try:
-            ev = json.loads(line)
-        except ValueError:
-            self.garbage += 1
-            return
-        if not isinstance(ev, dict):
-            self.garbage += 1
-            return
+    def on_event(self, ev: dict[str, Any]) -> None:
         self.events += 1
         kind = ev.get("type")
         if kind == "turn.completed":
@@ -140,7 +126,4 @@ class CodexAdapter:
             )
         if not events.messages:
             raise ActorError(f"codex {request.role}: finished without an agent message", usage=usage)
-        payload = result_payload(request.role, events.messages[-1], harness="codex")
-        require_entry(request, "codex")
-        files = files_changed(request.work_dir, started) if request.role in WRITERS else []
-        return ActorResult(payload=payload, files=files, usage=usage)
+        return agent_result(request, events.messages[-1], harness="codex", started=started, usage=usage)

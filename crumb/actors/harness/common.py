@@ -3,6 +3,7 @@ stopped or failed process into one clear ActorError, and the usage record."""
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import threading
@@ -137,6 +138,32 @@ def relative_path(base: Path, path: str) -> str:
         return p.resolve().relative_to(base.resolve()).as_posix() if p.is_absolute() else p.as_posix()
     except ValueError:
         return p.as_posix()
+
+
+class JsonLines:
+    """A stdout line handler for CLIs that print one JSON object a line: blank lines are skipped, other
+    output is counted as `garbage` (for the error that names it), each object goes to `on_event`."""
+
+    def __init__(self, work_dir: Path, progress: Callable[[Any], None]) -> None:
+        self.work_dir = work_dir
+        self.progress = progress
+        self.garbage = 0
+
+    def __call__(self, line: str) -> None:
+        if not line.strip():
+            return
+        try:
+            obj = json.loads(line)
+        except ValueError:
+            self.garbage += 1
+            return
+        if not isinstance(obj, dict):
+            self.garbage += 1
+            return
+        self.on_event(obj)
+
+    def on_event(self, obj: dict[str, Any]) -> None:
+        raise NotImplementedError
 
 
 def table(value: Any) -> dict[str, Any]:

@@ -11,7 +11,6 @@ Assumptions (AGENT-CLIS.md; check with `gemini --help`):
 
 from __future__ import annotations
 
-import json
 import threading
 from pathlib import Path
 from typing import Any
@@ -24,6 +23,7 @@ from crumb.actors.base import (
     ProgressUpdate,
 )
 from crumb.actors.harness.common import (
+    JsonLines,
     child_env,
     executable_for,
     now,
@@ -34,11 +34,9 @@ from crumb.actors.harness.common import (
 )
 from crumb.actors.harness.progress import Throttle
 from crumb.actors.harness.roles import (
+    agent_result,
     WRITERS,
-    files_changed,
     prompt_for,
-    require_entry,
-    result_payload,
 )
 
 EXIT_CODES = {
@@ -70,27 +68,15 @@ def build_argv(exe: str, request: ActorRequest) -> list[str]:
     return argv
 
 
-class _Lines:
+class _Lines(JsonLines):
     def __init__(self, work_dir: Path, progress: Throttle) -> None:
-        self.work_dir = work_dir
-        self.progress = progress
+        super().__init__(work_dir, progress)
         self.parts: list[str] = []
         self.result: dict[str, Any] | None = None
         self.errors: list[str] = []
-        self.garbage = 0
         self.model: str | None = None
 
-    def __call__(self, line: str) -> None:
-        if not line.strip():
-            return
-        try:
-            ev = json.loads(line)
-        except ValueError:
-            self.garbage += 1
-            return
-        if not isinstance(ev, dict):
-            self.garbage += 1
-            return
+    def on_event(self, ev: dict[str, Any]) -> None:
         kind = ev.get("type")
         if kind == "init":
             self.model = ev.get("model") or self.model
@@ -146,7 +132,4 @@ class GeminiAdapter:
                 "is this Gemini CLI with stream-json output? (crumb doctor)",
                 usage=usage,
             )
-        payload = result_payload(request.role, "".join(lines.parts), harness="gemini")
-        require_entry(request, "gemini")
-        files = files_changed(request.work_dir, started) if request.role in WRITERS else []
-        return ActorResult(payload=payload, files=files, usage=usage)
+        return agent_result(request, "".join(lines.parts), harness="gemini", started=started, usage=usage)

@@ -14,7 +14,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, ValidationError, model_validator
 
 from crumb import prompts
-from crumb.actors.base import ActorError, ActorRequest
+from crumb.actors.base import ActorError, ActorRequest, ActorResult
 from crumb.protocol.events import ResearchEvidence, ResearchPlan
 from crumb.protocol.game import JudgeScore, Spec
 
@@ -199,3 +199,12 @@ def require_entry(request: ActorRequest, harness: str, entry: str = "index.html"
             f"{harness} builder: finished but {entry} is not in the game folder; the agent may lack write "
             "permission (check the binding's sandbox/approval/permission options) or ignored the task"
         )
+
+
+def agent_result(request: ActorRequest, answer: Any, *, harness: str, started: float, usage: Any) -> ActorResult:
+    """The end of every agent CLI run: the answer checked against the role's schema, a builder's entry
+    file required, and the files the run touched (a claim; the dispatcher measures)."""
+    payload = result_payload(request.role, answer, harness=harness)
+    require_entry(request, harness)
+    files = files_changed(request.work_dir, started) if request.role in WRITERS else []
+    return ActorResult(payload=payload, files=files, usage=usage)
