@@ -9,6 +9,26 @@ from typing import Any
 import pytest
 
 
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    """A sync Playwright Chromium for tests that drive pages themselves, found and launched the way QA
+    finds and launches its own (CRUMB_CHROMIUM, Playwright's browser, the system's). One per module: a
+    sync Playwright keeps an asyncio loop running in this thread while it is open."""
+    from playwright.sync_api import sync_playwright
+
+    from crumb.qa import BrowserNotFound, find_chromium
+    from crumb.qa.browser import LAUNCH_ARGS
+
+    try:
+        exe = find_chromium()
+    except BrowserNotFound as exc:
+        pytest.skip(str(exc))
+    with sync_playwright() as pw:
+        b = pw.chromium.launch(executable_path=str(exe), headless=True, args=LAUNCH_ARGS)
+        yield b
+        b.close()
+
+
 @pytest.fixture(scope="session")
 def qa_runner() -> Iterator[Any]:
     """One warm Chromium for the whole run, as the daemon keeps one."""

@@ -6,7 +6,6 @@ are cached per file by (size, mtime) so a page refresh or fifty tabs cost one re
 
 from __future__ import annotations
 
-import hashlib
 import os
 import threading
 import time
@@ -16,6 +15,7 @@ from typing import Any, TypeVar
 
 import msgspec
 
+from crumb.dispatcher import manifest
 from crumb.store.paths import SESSION_ID, artifacts_dir, list_sessions, session_dir, transcript_path
 
 T = TypeVar("T")
@@ -75,15 +75,8 @@ def inside(base: Path, rel: str) -> Path | None:
 
 
 def sha256_file(path: Path) -> str:
-    return _cache.get("sha", path, lambda: _hash(path))
-
-
-def _hash(path: Path) -> str:
-    h = hashlib.sha256()
-    with open(path, "rb") as f:
-        for chunk in iter(lambda: f.read(1 << 16), b""):
-            h.update(chunk)
-    return h.hexdigest()
+    """The dispatcher's measurement, cached by the file's stamp (the Studio asks on every refresh)."""
+    return _cache.get("sha", path, lambda: manifest.sha256_file(path))
 
 
 # ---------------------------------------------------------------- summary and facts

@@ -6,18 +6,15 @@ Pages run on Playwright's fake clock (installed before load, then paused), so "1
 
 from __future__ import annotations
 
-import os
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
+from playwright.sync_api import Browser, BrowserContext, Page
 
 from crumb.actors.local.builder import build_game
 from crumb.protocol.game import Numbers, Spec
 
-CHROMIUM = os.environ.get("CRUMB_CHROMIUM", "/usr/bin/chromium")
 CHUNK_MS = 100  # QA's play step decides once per 100 ms of game time and holds keys that long
 
 MY_GENRES = ["snake", "breakout", "flappy", "runner", "shooter", "platformer", "pong", "dodge"]
@@ -26,18 +23,6 @@ SURVIVE = {"flappy", "runner", "dodge"}
 
 def make_spec(genre: str, **numbers: Any) -> Spec:
     return Spec(title=f"Test {genre}", genre=genre, numbers=Numbers(**numbers), seed=7)
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    if not Path(CHROMIUM).exists():
-        pytest.skip(f"no Chromium at {CHROMIUM}: install it (apt-get install chromium) or set CRUMB_CHROMIUM")
-    with sync_playwright() as pw:
-        b = pw.chromium.launch(executable_path=CHROMIUM, headless=True,
-                               args=["--disable-gpu", "--mute-audio",
-                                     "--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE localhost , EXCLUDE 127.0.0.1"])
-        yield b
-        b.close()
 
 
 class Game:

@@ -3,8 +3,6 @@ under Playwright's fake clock, driven through the same inputs a player (or QA's 
 
 from __future__ import annotations
 
-import os
-import shutil
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -14,7 +12,6 @@ import pytest
 from crumb.actors.local.builder import build_game
 from crumb.protocol.game import Numbers, Spec
 
-CHROMIUM = os.environ.get("CRUMB_CHROMIUM", "/usr/bin/chromium")
 GRID_GENRES = ("match3", "memory", "slide2048", "blocks", "whack", "clicker", "simon", "stacker")
 STEP_MS = 100
 T0 = 1_767_225_600_000   # 2026-01-01T00:00:00Z in ms: the fake clock's start
@@ -90,19 +87,6 @@ class Game:
                 return seen.size;
             }"""
         )
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    if not shutil.which(CHROMIUM) and not Path(CHROMIUM).exists():
-        pytest.skip(f"no Chromium at {CHROMIUM}; apt-get install chromium or set CRUMB_CHROMIUM")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=[
-            "--disable-gpu", "--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE localhost , EXCLUDE 127.0.0.1"])
-        yield b
-        b.close()
 
 
 @pytest.fixture

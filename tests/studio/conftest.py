@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import http.client
-import os
-import shutil
 import socket
 import threading
 import time
@@ -20,7 +18,6 @@ import pytest
 from crumb.studio.server import Studio
 from tests.studio.scripted import Scripted
 
-CHROMIUM = os.environ.get("CRUMB_CHROMIUM", "/usr/bin/chromium")
 
 
 def wait_until(pred: Callable[[], Any], timeout: float = 30.0, what: str = "condition") -> Any:
@@ -116,19 +113,6 @@ class SSEReader:
                 pass
         self.conn.close()
         self._thread.join(5)
-
-
-@pytest.fixture(scope="session")
-def browser() -> Iterator[Any]:
-    if not shutil.which(CHROMIUM) and not Path(CHROMIUM).exists():
-        pytest.skip(f"no Chromium at {CHROMIUM}; apt-get install chromium or set CRUMB_CHROMIUM")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=[
-            "--disable-gpu", "--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE localhost , EXCLUDE 127.0.0.1"])
-        yield b
-        b.close()
 
 
 @pytest.fixture
