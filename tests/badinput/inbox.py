@@ -13,7 +13,8 @@ from crumb.daemon.daemon import why_name
 from crumb.store import paths
 from crumb.store.reader import read_events
 from tests.badinput.corpus import Case, assert_names, one_line
-from tests.daemon.conftest import RunningDaemon, wait_for
+from tests.daemon.conftest import RunningDaemon
+from tests.wait import wait_until
 
 HANG_AGENT = """#!{python}
 # A stand-in agent that never answers: keeps a session busy (and cheap) until it is cancelled.
@@ -49,7 +50,7 @@ class InboxWorld:
     def __enter__(self) -> "InboxWorld":
         self.running.__enter__()
         self.live = self.pitch_session("live.txt", "a snake game that never gets built")
-        wait_for(lambda: any(e["data"].get("adapter") == "command" for e in events(self.root, self.live, "effect.started")),
+        wait_until(lambda: any(e["data"].get("adapter") == "command" for e in events(self.root, self.live, "effect.started")),
                  30, "the never-answering planner to start")
         self.done = self.pitch_session("done.txt", "a pong game to be cancelled")
         self.cancel(self.done)
@@ -68,11 +69,11 @@ class InboxWorld:
 
     def pitch_session(self, name: str, pitch: str) -> str:
         self.write(self.root / "inbox", name, self.fill(f"---\nplanner: {{HANG}}\n---\n{pitch}\n").encode())
-        return wait_for(lambda: self.session_of(name), 30, f"a session from {name}")
+        return wait_until(lambda: self.session_of(name), 30, f"a session from {name}")
 
     def cancel(self, session: str) -> None:
         self.write(paths.session_inbox(self.root, session), f"cancel-{self.next()}.txt", b"/cancel\n")
-        wait_for(lambda: events(self.root, session, "done"), 30, f"{session} cancelled")
+        wait_until(lambda: events(self.root, session, "done"), 30, f"{session} cancelled")
 
     def next(self) -> int:
         self.n += 1
@@ -161,7 +162,7 @@ def run_pitch(world: InboxWorld, case: Case) -> None:
     world.place(inbox, inp)
     if case.outcome == "rejected":
         why = inbox / "rejected" / why_name(name)
-        message = one_line(wait_for(lambda: read_complete(why), 30, f"{why.name}"))
+        message = one_line(wait_until(lambda: read_complete(why), 30, f"{why.name}"))
         assert_names(message, case.expect)
         same_thing(inbox / "rejected" / name, inp, original)
         assert not os.path.lexists(inbox / name), "the rejected file was left in the inbox"
@@ -169,15 +170,15 @@ def run_pitch(world: InboxWorld, case: Case) -> None:
     elif case.outcome == "ignored":
         sentinel = f"sentinel-{world.next()}.txt"
         world.write(inbox, sentinel, b"   \n")  # handled after the case's file: a barrier, not a sleep
-        wait_for(lambda: read_complete(inbox / "rejected" / why_name(sentinel)), 30, "the sentinel's rejection")
+        wait_until(lambda: read_complete(inbox / "rejected" / why_name(sentinel)), 30, "the sentinel's rejection")
         same_thing(inbox / name, inp, original)
         assert not os.path.lexists(inbox / "rejected" / name), "an ignored entry was moved"
         assert set(paths.list_sessions(world.root)) == before, "an ignored entry created a session"
     elif case.outcome == "session":
-        session = wait_for(lambda: world.session_of(name), 30, f"the session of {name!r}")
+        session = wait_until(lambda: world.session_of(name), 30, f"the session of {name!r}")
         goal = events(world.root, session, "goal")[0]
         assert goal["data"]["pitch"] == inp["pitch"], "the pitch was not recorded as written"
-        wait_for(lambda: os.path.lexists(paths.session_dir(world.root, session) / "archive" / name), 30, "archive")
+        wait_until(lambda: os.path.lexists(paths.session_dir(world.root, session) / "archive" / name), 30, "archive")
         assert (paths.session_dir(world.root, session) / "archive" / name).read_bytes() == original
         if case.expect:
             errors = [e["data"]["message"] for e in events(world.root, session, "error")]
@@ -216,9 +217,9 @@ def run_steer(world: InboxWorld, case: Case) -> None:
     count_before = len(events(world.root, session))
     world.place(paths.session_inbox(world.root, session), inp)
     assert case.outcome == "error", f"unknown steering outcome {case.outcome!r}"
-    message = wait_for(lambda: _error_for(world, session, name), 30, f"an error event for {name}")
+    message = wait_until(lambda: _error_for(world, session, name), 30, f"an error event for {name}")
     assert_names(one_line(message), case.expect)
-    kept = wait_for(lambda: next((p for p in (sdir / "archive" / name, sdir / "archive" / "rejected" / name)
+    kept = wait_until(lambda: next((p for p in (sdir / "archive" / name, sdir / "archive" / "rejected" / name)
                                   if os.path.lexists(p)), None), 30, f"{name} archived")
     same_thing(kept, inp, original)
     recorded = [e["kind"] for e in events(world.root, session)[count_before:]

@@ -20,7 +20,8 @@ import pytest
 
 from crumb.store import paths
 from crumb.store.reader import read_events
-from tests.daemon.conftest import RunningDaemon, crumb, drop, start_watch, state, tagged_processes, wait_for
+from tests.daemon.conftest import RunningDaemon, crumb, drop, start_watch, state, tagged_processes
+from tests.wait import wait_until
 
 FIGURES = Path(os.environ.get("CRUMB_CHAOS_FIGURES", Path(__file__).resolve().parents[2] / "bench" / "out"))
 
@@ -92,7 +93,7 @@ def run_chaos(root: Path, qa_runner, *, sessions: int, kills: int, seed: int) ->
     # a last, in-process daemon finishes whatever is left, so its live state can be compared with replay
     with RunningDaemon(root, qa_runner) as final:
         for sid in ids:
-            wait_for(lambda: (s := state(root, sid)).done is not None and not any(
+            wait_until(lambda: (s := state(root, sid)).done is not None and not any(
                 p.is_file() for p in paths.session_inbox(root, sid).iterdir()), 300, f"{sid} finished")
         live = {sid: final.daemon.sessions[sid].state.state_hash() for sid in ids}
 
@@ -116,7 +117,7 @@ def run_chaos(root: Path, qa_runner, *, sessions: int, kills: int, seed: int) ->
 def left_behind(tag: str, timeout: float = 30) -> int:
     """How many processes a killed daemon left running (browser, agents); they are then killed."""
     try:
-        wait_for(lambda: not tagged_processes(tag), timeout, "the killed daemon's children to exit")
+        wait_until(lambda: not tagged_processes(tag), timeout, "the killed daemon's children to exit")
         return 0
     except AssertionError:
         stray = tagged_processes(tag)

@@ -7,30 +7,16 @@ import signal
 import subprocess
 import sys
 import threading
-import time
-from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-import pytest
 
 from crumb.daemon.daemon import Daemon
 from crumb.reducer.replay import replay_file
 from crumb.reducer.state import SessionState
 from crumb.store import paths
 from crumb.store.reader import read_events
-
-
-def wait_for(cond: Callable[[], Any], timeout: float = 60, what: str = "condition") -> Any:
-    """Poll a condition with a deadline (a check, not a sleep for synchronisation)."""
-    deadline = time.monotonic() + timeout
-    while True:
-        value = cond()
-        if value:
-            return value
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out after {timeout}s waiting for {what}")
-        time.sleep(0.02)
+from tests.wait import wait_until
 
 
 class RunningDaemon:
@@ -41,7 +27,7 @@ class RunningDaemon:
 
     def __enter__(self) -> RunningDaemon:
         self.thread.start()
-        wait_for(lambda: self.daemon.ready.is_set() or not self.thread.is_alive(), 30, "daemon ready")
+        wait_until(lambda: self.daemon.ready.is_set() or not self.thread.is_alive(), 30, "daemon ready")
         assert self.thread.is_alive(), "the daemon did not start"
         return self
 
@@ -64,7 +50,7 @@ def events(root: Path, session: str, kind: str | None = None) -> list[dict[str, 
 
 
 def wait_done(root: Path, session: str, timeout: float = 120) -> SessionState:
-    return wait_for(lambda: (s := state(root, session)).done is not None and s, timeout, f"{session} done")
+    return wait_until(lambda: (s := state(root, session)).done is not None and s, timeout, f"{session} done")
 
 
 def drop(folder: Path, name: str, text: str) -> Path:
@@ -87,7 +73,7 @@ def start_watch(root: Path, env: dict[str, str] | None = None) -> subprocess.Pop
                             env={**os.environ, **(env or {})})
     from crumb.daemon.lock import daemon_status
 
-    wait_for(lambda: daemon_status(root)["running"] or proc.poll() is not None, 30, "daemon lock")
+    wait_until(lambda: daemon_status(root)["running"] or proc.poll() is not None, 30, "daemon lock")
     assert proc.poll() is None, proc.stderr.read() if proc.stderr else ""
     return proc
 

@@ -21,14 +21,14 @@ from tests.daemon.conftest import (
     start_watch,
     state,
     wait_done,
-    wait_for,
+    wait_until,
 )
 
 
 def test_a_pitch_file_becomes_a_session_that_runs_to_its_end(root, daemon):
     text = "60-second snake with 3 lives\n"
     drop(root / "inbox", "pitch.txt", text)
-    sid = wait_for(lambda: sessions(root) and sessions(root)[0], 30, "a session")
+    sid = wait_until(lambda: sessions(root) and sessions(root)[0], 30, "a session")
     final = wait_done(root, sid)
     assert final.done["reason"] == "pass"
     goal = events(root, sid, "goal")
@@ -48,7 +48,7 @@ def test_steering_lines_become_user_events_once_each_and_unknown_commands_get_an
     sid = crumb(root, "pitch", "breakout with 5 lives").stdout.strip()
     wait_done(root, sid)
     drop(paths.session_inbox(root, sid), "steer.txt", "/note first look is fine\n@builder make it red\n/frobnicate now\n")
-    wait_for(lambda: events(root, sid, "error"), 30, "the unknown-command error")
+    wait_until(lambda: events(root, sid, "error"), 30, "the unknown-command error")
     notes = events(root, sid, "user.note")
     intervene = events(root, sid, "user.intervene")
     errors = [e for e in events(root, sid, "error") if e["data"].get("source")]
@@ -56,9 +56,9 @@ def test_steering_lines_become_user_events_once_each_and_unknown_commands_get_an
     assert [(i["data"]["actor"], i["data"]["text"]) for i in intervene] == [("builder", "make it red")]
     assert "unknown command /frobnicate" in errors[0]["data"]["message"]
     assert {e["data"]["source"]["name"] for e in notes + intervene + errors} == {"steer.txt"}
-    wait_for((paths.session_dir(root, sid) / "archive" / "steer.txt").exists, 30, "the file archived")
+    wait_until((paths.session_dir(root, sid) / "archive" / "steer.txt").exists, 30, "the file archived")
     # the message for the finished session is kept and answered, not lost
-    wait_for(lambda: any("done (pass)" in e["data"]["message"] for e in events(root, sid, "error")), 30, "answer")
+    wait_until(lambda: any("done (pass)" in e["data"]["message"] for e in events(root, sid, "error")), 30, "answer")
 
 
 def test_the_same_text_saved_twice_is_two_messages(root, daemon):
@@ -66,9 +66,9 @@ def test_the_same_text_saved_twice_is_two_messages(root, daemon):
     wait_done(root, sid)
     inbox = paths.session_inbox(root, sid)
     drop(inbox, "note.txt", "/note again\n")
-    wait_for(lambda: len(events(root, sid, "user.note")) == 1, 30, "first note")
+    wait_until(lambda: len(events(root, sid, "user.note")) == 1, 30, "first note")
     drop(inbox, "note.txt", "/note again\n")
-    wait_for(lambda: len(events(root, sid, "user.note")) == 2, 30, "second note")
+    wait_until(lambda: len(events(root, sid, "user.note")) == 2, 30, "second note")
 
 
 @pytest.mark.skipif(shutil.which("vim") is None, reason="vim is not installed")
@@ -78,8 +78,8 @@ def test_a_message_saved_with_real_vim_is_recorded_exactly_once(root, daemon):
     target = paths.session_inbox(root, sid) / "msg.txt"
     subprocess.run(["vim", "-N", "-es", "-c", "normal! i/note saved from vim", "-c", "wq", str(target)],
                    check=True, timeout=30, stdin=subprocess.DEVNULL)
-    wait_for(lambda: events(root, sid, "user.note"), 30, "the vim note")
-    wait_for(lambda: not any(p.name == "msg.txt" for p in paths.session_inbox(root, sid).iterdir()), 30, "archived")
+    wait_until(lambda: events(root, sid, "user.note"), 30, "the vim note")
+    wait_until(lambda: not any(p.name == "msg.txt" for p in paths.session_inbox(root, sid).iterdir()), 30, "archived")
     notes = events(root, sid, "user.note")
     assert [n["data"]["text"] for n in notes] == ["saved from vim"]
 
@@ -91,11 +91,11 @@ def test_editing_spec_md_by_hand_rebuilds_from_it(root, daemon):
     text = spec_md.read_text()
     assert "60" in text
     spec_md.write_text(text.replace(first.spec["data"]["title"], "Snake Deluxe", 1))
-    wait_for(lambda: events(root, sid, "spec.update"), 30, "the person's spec update")
+    wait_until(lambda: events(root, sid, "spec.update"), 30, "the person's spec update")
     update = events(root, sid, "spec.update")[0]
     assert update["data"]["by"] == "user" and update["data"]["title"] == "Snake Deluxe"
     assert update["data"]["source"]["name"] == "artifacts/spec.md"
-    final = wait_for(lambda: (s := state(root, sid)).round == 2 and s.done is not None and s, 120, "the rebuild")
+    final = wait_until(lambda: (s := state(root, sid)).round == 2 and s.done is not None and s, 120, "the rebuild")
     assert final.spec["data"]["title"] == "Snake Deluxe"
 
 
@@ -105,14 +105,14 @@ def test_a_rejected_inbox_file_is_kept_with_an_error_event(root, daemon):
     inbox = paths.session_inbox(root, sid)
     (inbox / ".bin.tmp").write_bytes(b"\x00\x01\x02 binary")
     (inbox / ".bin.tmp").rename(inbox / "blob.txt")
-    wait_for(lambda: any("blob.txt" in e["data"]["message"] for e in events(root, sid, "error")), 30, "the rejection")
+    wait_until(lambda: any("blob.txt" in e["data"]["message"] for e in events(root, sid, "error")), 30, "the rejection")
     assert (paths.session_dir(root, sid) / "archive" / "rejected" / "blob.txt").read_bytes().startswith(b"\x00")
 
 
 def test_a_pitch_with_bad_front_matter_is_kept_with_the_reason(root, daemon):
     drop(root / "inbox", "idea.md", "---\ncolour: red\n---\nsnake\n")
     why = root / "inbox" / "rejected" / "idea.md.why.txt"
-    wait_for(why.exists, 30, "the rejection note")
+    wait_until(why.exists, 30, "the rejection note")
     assert "unknown front matter key 'colour'" in why.read_text()
     assert (root / "inbox" / "rejected" / "idea.md").exists() and sessions(root) == []
 
@@ -121,9 +121,9 @@ def test_pause_holds_the_session_and_resume_lets_it_finish(root, daemon):
     sid = crumb(root, "pitch", "flappy bird with 3 lives").stdout.strip()
     drop(paths.session_inbox(root, sid) if paths.session_dir(root, sid).exists() else root / "x", "p.txt", "/pause\n") \
         if False else None
-    wait_for(lambda: paths.session_inbox(root, sid).exists(), 30, "session folder")
+    wait_until(lambda: paths.session_inbox(root, sid).exists(), 30, "session folder")
     drop(paths.session_inbox(root, sid), "pause.txt", "/pause @verifier\n")
-    wait_for(lambda: state(root, sid).deferred, 60, "the verifier held back")
+    wait_until(lambda: state(root, sid).deferred, 60, "the verifier held back")
     assert state(root, sid).done is None and state(root, sid).phase == "verifying"
     drop(paths.session_inbox(root, sid), "resume.txt", "/resume @verifier\n")
     assert wait_done(root, sid).done["reason"] == "pass"
@@ -149,7 +149,7 @@ def test_after_sigkill_a_restarted_daemon_finishes_the_work_without_doubling_any
     proc = start_watch(root)
     try:
         sid = crumb(root, "pitch", "60-second space shooter").stdout.strip()
-        wait_for(lambda: sessions(root) and any(e["kind"] == "effect.started" for e in events(root, sid)), 60, "work")
+        wait_until(lambda: sessions(root) and any(e["kind"] == "effect.started" for e in events(root, sid)), 60, "work")
     finally:
         kill9(proc)
     with RunningDaemon(root, qa_runner):
@@ -163,7 +163,7 @@ def test_a_pitch_consumed_just_before_a_crash_is_not_pitched_twice(root, qa_runn
     """Crash after the goal is recorded but before the file is archived: the restart only archives it."""
     pitch = drop(root / "inbox", "pitch.txt", "snake\n")
     with RunningDaemon(root, qa_runner):
-        sid = wait_for(lambda: sessions(root) and sessions(root)[0], 30, "a session")
+        sid = wait_until(lambda: sessions(root) and sessions(root)[0], 30, "a session")
         wait_done(root, sid)
     # put the consumed file back, as if the archive step never happened
     archived = paths.session_dir(root, sid) / "archive" / "pitch.txt"
@@ -173,6 +173,6 @@ def test_a_pitch_consumed_just_before_a_crash_is_not_pitched_twice(root, qa_runn
     os.utime(pitch, ns=(archived.stat().st_atime_ns, archived.stat().st_mtime_ns))
     os.rename(archived, pitch)  # same inode and mtime: the very file the goal recorded
     with RunningDaemon(root, qa_runner):
-        wait_for(lambda: not pitch.exists(), 30, "the file archived again")
+        wait_until(lambda: not pitch.exists(), 30, "the file archived again")
     assert sessions(root) == [sid]
     assert len(events(root, sid, "goal")) == 1

@@ -8,8 +8,9 @@ from __future__ import annotations
 import pytest
 
 from crumb.store import paths
-from tests.daemon.conftest import crumb, drop, events, state, tagged_processes, wait_done, wait_for
+from tests.daemon.conftest import crumb, drop, events, state, tagged_processes, wait_done
 from tests.harness.conftest import openai_server, standins  # noqa: F401  (fixtures)
+from tests.wait import wait_until
 
 
 @pytest.mark.parametrize("harness", ["claude", "codex", "gemini"])
@@ -62,12 +63,12 @@ def test_cancel_kills_a_hung_agent_and_its_children(root, daemon, standins):  # 
     os.environ[tag] = "1"
     try:
         sid = crumb(root, "pitch", "snake", "--role", "planner=gemini").stdout.strip()
-        wait_for(lambda: [e for e in events(root, sid, "effect.started")], 60, "the agent started")
-        wait_for(lambda: len(tagged_processes(tag + "=1")) >= 2, 60, "the agent and its child running")
+        wait_until(lambda: [e for e in events(root, sid, "effect.started")], 60, "the agent started")
+        wait_until(lambda: len(tagged_processes(tag + "=1")) >= 2, 60, "the agent and its child running")
         drop(paths.session_inbox(root, sid), "stop.txt", "/cancel\n")
         final = wait_done(root, sid, timeout=60)
         assert final.done["reason"] == "cancelled"
-        wait_for(lambda: not [p for p in tagged_processes(tag + "=1") if p != os.getpid()], 30, "no agent process left")
+        wait_until(lambda: not [p for p in tagged_processes(tag + "=1") if p != os.getpid()], 30, "no agent process left")
     finally:
         del os.environ[tag]
     assert state(root, sid).pending == {}

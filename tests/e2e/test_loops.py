@@ -8,7 +8,8 @@ import re
 import pytest
 
 from crumb.store import paths
-from tests.daemon.conftest import crumb, drop, events, wait_done, wait_for
+from tests.daemon.conftest import crumb, drop, events, wait_done
+from tests.wait import wait_until
 
 
 @pytest.mark.parametrize("fault,finding", [
@@ -47,7 +48,7 @@ def test_a_persons_message_changes_the_next_build_visibly(root, daemon):
     config = paths.artifacts_dir(root, sid) / "game" / "config.js"
     before = config.read_text()
     drop(paths.session_inbox(root, sid), "msg.txt", "@builder make it red\n@builder 30 seconds\n/redo\n")
-    final = wait_for(lambda: (s := wait_done(root, sid)).round == first.round + 1 and s.done and s, 240, "the rebuild")
+    final = wait_until(lambda: (s := wait_done(root, sid)).round == first.round + 1 and s.done and s, 240, "the rebuild")
     after = config.read_text()
     assert after != before
     assert final.spec["data"]["numbers"]["time_limit_s"] == 30

@@ -6,8 +6,7 @@ import json
 import os
 import stat
 import sys
-import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -134,10 +133,3 @@ def make_request(
     )
 
 
-def wait_for(predicate: Callable[[], bool], timeout_s: float = 20.0, what: str = "condition") -> None:
-    """Poll `predicate` until it holds; fail the test naming `what` after `timeout_s`."""
-    end = time.monotonic() + timeout_s
-    while not predicate():
-        if time.monotonic() > end:
-            raise AssertionError(f"timed out after {timeout_s:g} s waiting for {what}")
-        time.sleep(0.02)

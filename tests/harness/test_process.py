@@ -12,7 +12,8 @@ from crumb.actors.base import ActorError, Binding, Limits
 from crumb.actors.harness import get_adapter, run_process
 from crumb.actors.harness.process import ArgvTooLarge, group_alive
 
-from .conftest import make_request, wait_for
+from .conftest import make_request
+from tests.wait import wait_until
 
 PY = sys.executable
 # a parent that starts a grandchild in its own group, prints the grandchild's pid, then waits forever
@@ -137,7 +138,7 @@ def test_adapter_cancel_returns_soon(standins, tmp_path, progress):
     cancelled_at: list[float] = []
 
     def cancel_once_running() -> None:
-        wait_for(lambda: bool(standins.records()), what="the stand-in to start")
+        wait_until(lambda: bool(standins.records()), what="the stand-in to start")
         cancelled_at.append(time.monotonic())
         cancel.set()
 

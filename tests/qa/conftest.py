@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import json
 import os
-import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -63,10 +62,3 @@ def browser_pids(root: int | None = None) -> list[int]:
     return out
 
 
-def wait_until(condition: Callable[[], bool], deadline_s: float, what: str) -> None:
-    """Poll `condition` until it holds; fail naming `what` after `deadline_s`."""
-    end = time.monotonic() + deadline_s
-    while not condition():
-        if time.monotonic() > end:
-            pytest.fail(f"timed out after {deadline_s} s waiting for {what}")
-        time.sleep(0.02)

@@ -11,7 +11,8 @@ import pytest
 
 from crumb.qa import BrowserNotFound, QARunner, find_chromium, run_qa
 from crumb.settings import QASettings
-from tests.qa.conftest import FAST, GAMES, browser_pids, chromium_or_skip, wait_until
+from tests.qa.conftest import FAST, GAMES, browser_pids, chromium_or_skip
+from tests.wait import wait_until
 
 pytestmark = pytest.mark.browser
 

@@ -5,8 +5,7 @@ from __future__ import annotations
 import http.client
 import socket
 import threading
-import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -18,18 +17,6 @@ import pytest
 from crumb.studio.server import Studio
 from tests.studio.scripted import Scripted
 
-
-
-def wait_until(pred: Callable[[], Any], timeout: float = 30.0, what: str = "condition") -> Any:
-    """Poll `pred` until it returns something truthy; fail naming `what` after `timeout` seconds."""
-    deadline = time.monotonic() + timeout
-    while True:
-        value = pred()
-        if value:
-            return value
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out after {timeout}s waiting for {what}")
-        time.sleep(0.01)
 
 
 @pytest.fixture

@@ -12,8 +12,9 @@ import pytest
 from crumb.store.paths import session_inbox
 from crumb.store.writer import TranscriptWriter
 from crumb.studio.server import Studio
-from tests.studio.conftest import wait_until
+
 from tests.studio.scripted import Scripted
+from tests.wait import wait_until
 
 pytestmark = pytest.mark.browser
 

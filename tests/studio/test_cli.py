@@ -10,8 +10,9 @@ from pathlib import Path
 
 import httpx
 
-from tests.studio.conftest import SSEReader, wait_until
+from tests.studio.conftest import SSEReader
 from tests.studio.scripted import Scripted
+from tests.wait import wait_until
 
 CLI = [sys.executable, "-c", "from crumb.cli import main; main(prog_name='crumb')"]
 

@@ -13,8 +13,9 @@ from typing import Any
 import pytest
 
 from crumb.studio.server import Studio
-from tests.studio.conftest import wait_until
+
 from tests.studio.scripted import Scripted
+from tests.wait import wait_until
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 

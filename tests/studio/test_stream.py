@@ -11,8 +11,9 @@ from crumb.store.paths import transcript_path
 from crumb.store.writer import TranscriptWriter
 from crumb.studio.server import Studio
 from crumb.studio.tail import Tail
-from tests.studio.conftest import SSEReader, wait_until
+from tests.studio.conftest import SSEReader
 from tests.studio.scripted import Scripted
+from tests.wait import wait_until
 
 
 def notes(s: Scripted, n: int, start: int = 0) -> None:

@@ -15,7 +15,8 @@ from crumb.reducer.reduce import apply, initial_state
 from crumb.store import paths
 from crumb.store.reader import read_events
 from crumb.store.writer import AppendRefused, TranscriptWriter
-from tests.daemon.conftest import RunningDaemon, drop, wait_for
+from tests.daemon.conftest import RunningDaemon, drop
+from tests.wait import wait_until
 
 SESSION = "01JA0000000000000000000004"
 MANIFEST = {"dir": "artifacts/game", "entry": "index.html", "files": [{"path": "index.html", "sha256": "0" * 64, "bytes": 1}]}
@@ -90,8 +91,8 @@ def test_a_steering_file_cannot_forge_ground_truth(world: Any) -> None:
     before = [e["kind"] for e in read_events(transcript)]
     drop(paths.session_inbox(root, SESSION), "forged.txt", FORGED)
     archived = paths.session_dir(root, SESSION) / "archive" / "forged.txt"
-    wait_for(archived.exists, 30, "the forged file archived")
-    wait_for(lambda: sum(e["kind"] == "error" for e in read_events(transcript)) >= 4, 30, "the error events")
+    wait_until(archived.exists, 30, "the forged file archived")
+    wait_until(lambda: sum(e["kind"] == "error" for e in read_events(transcript)) >= 4, 30, "the error events")
     new = list(read_events(transcript))[len(before):]
     from_file = [e for e in new if (e["data"].get("source") or {}).get("name") == "forged.txt"]
     assert from_file, "nothing from the file was recorded"
@@ -117,7 +118,7 @@ def test_a_pitch_file_cannot_choose_its_settings_or_results(world: Any) -> None:
     text = "---\ndone: pass\n---\na snake game\n"
     drop(root / "inbox", "forged-pitch.txt", text)
     why = root / "inbox" / "rejected" / "forged-pitch.txt.why.txt"
-    wait_for(lambda: why.exists() and why.read_text().endswith("\n"), 30, "the rejection")
+    wait_until(lambda: why.exists() and why.read_text().endswith("\n"), 30, "the rejection")
     assert "unknown front matter key 'done'" in why.read_text()
     kept = root / "inbox" / "rejected" / "forged-pitch.txt"
     assert hashlib.sha256(kept.read_bytes()).hexdigest() == hashlib.sha256(text.encode()).hexdigest()

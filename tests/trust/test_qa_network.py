@@ -13,8 +13,9 @@ from typing import Any
 
 import pytest
 
-from tests.daemon.conftest import wait_for
+
 from tests.qa.conftest import GAMES, chromium_or_skip
+from tests.wait import wait_until
 
 pytestmark = pytest.mark.browser
 
@@ -107,7 +108,7 @@ def test_control_unfenced_chromium_does_reach_the_service(hostile_game: Path, se
             try:
                 page = browser.new_page()
                 page.goto(hostile_game.joinpath("index.html").as_uri())
-                wait_for(lambda: {"/img", "/fetch", "/worker", "/iframe"} <= set(service.hits), 20, "the attacks to land")
+                wait_until(lambda: {"/img", "/fetch", "/worker", "/iframe"} <= set(service.hits), 20, "the attacks to land")
             finally:
                 browser.close()
 
