@@ -93,7 +93,7 @@ def run_chaos(root: Path, qa_runner, *, sessions: int, kills: int, seed: int) ->
     # a last, in-process daemon finishes whatever is left, so its live state can be compared with replay
     with RunningDaemon(root, qa_runner) as final:
         for sid in ids:
-            wait_until(lambda: (s := state(root, sid)).done is not None and not any(
+            wait_until(lambda: state(root, sid).done is not None and not any(
                 p.is_file() for p in paths.session_inbox(root, sid).iterdir()), 300, f"{sid} finished")
         live = {sid: final.daemon.sessions[sid].state.state_hash() for sid in ids}
 
