@@ -102,6 +102,15 @@ class SSEReader:
         self._thread.join(5)
 
 
+def preview_frame(page: Any, prefix: str = "http://127.0.0.1:") -> Any:
+    """The session page's game iframe once it shows a game under `prefix`. Playwright's own waits, not
+    a poll of `page.frames`: a sync Playwright only learns of new frames while one of its calls runs."""
+    frame = page.wait_for_selector("iframe#preview").content_frame()
+    assert frame is not None, "iframe#preview has no frame"
+    frame.wait_for_url(lambda url: url.startswith(prefix) and "/s/" in url)
+    return frame
+
+
 @pytest.fixture
 def page(browser: Any) -> Iterator[Any]:
     ctx = browser.new_context(viewport={"width": 1280, "height": 900})

@@ -13,6 +13,7 @@ from crumb.store.paths import session_inbox
 from crumb.store.writer import TranscriptWriter
 from crumb.studio.server import Studio
 
+from tests.studio.conftest import preview_frame
 from tests.studio.scripted import Scripted
 from tests.wait import wait_until
 
@@ -72,10 +73,7 @@ def test_session_view_shows_pipeline_scorecard_artifacts_and_live_timeline(page:
 def test_preview_is_playable(page: Any, studio: Studio, scripted: Scripted) -> None:
     scripted.to_partial()
     open_session(page, studio, scripted.session)
-    page.wait_for_selector("iframe#preview")
-    frame = wait_until(lambda: next((f for f in page.frames if "/s/" in f.url and f != page.main_frame
-                                     and f.url.startswith(f"http://127.0.0.1:{studio.preview_port}")), None),
-                       what="the preview frame")
+    frame = preview_frame(page, f"http://127.0.0.1:{studio.preview_port}/")
     frame.wait_for_function("() => window.__crumb && window.__crumb.state().phase === 'title'")
     page.frame_locator("iframe#preview").locator("canvas").click()
     frame.wait_for_function("() => window.__crumb.state().phase === 'playing'")
@@ -196,8 +194,7 @@ def test_a_game_cannot_reach_the_studio(page: Any, studio: Studio, root: Path) -
     page.on("request", lambda r: requests.append((r.url, r.resource_type, r.method)) if r.frame != page.main_frame else None)
     page.on("requestfailed", lambda r: requests.append(("FAILED", r.url, r.failure)))
     open_session(page, studio, s.session)
-    frame = wait_until(lambda: next((f for f in page.frames if f != page.main_frame and "/s/" in f.url), None),
-                       what="the preview frame")
+    frame = preview_frame(page)
     frame.wait_for_function("() => window.__evil && ['get','post','parent','token','top','img','storage'].every(k => k in window.__evil)")
     evil = frame.evaluate("window.__evil")
     assert evil["get"].startswith("blocked") and evil["post"].startswith("blocked"), evil

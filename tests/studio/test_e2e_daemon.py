@@ -14,6 +14,7 @@ import pytest
 
 from crumb.studio.server import Studio
 
+from tests.studio.conftest import preview_frame
 from tests.studio.scripted import Scripted
 from tests.wait import wait_until
 
@@ -67,8 +68,7 @@ def test_pitch_watch_steer_and_approve_with_the_real_daemon(page: Any, root: Pat
         assert history[-1] == "done" and len(history) >= 2, history
         assert page.locator('#pipeline [data-stage="done"].current').count() == 1
         page.wait_for_selector("iframe#preview")  # the game the local builder made, playable in the page
-        frame = wait_until(lambda: next((f for f in page.frames if f != page.main_frame and "/s/" in f.url), None),
-                           what="the preview frame")
+        frame = preview_frame(page)
         frame.wait_for_function("() => window.__crumb && window.__crumb.state().phase === 'title'")
         page.frame_locator("iframe#preview").locator("canvas").click()
         # it started (a snake on a loaded machine may already have crashed: any phase but title is a change)
