@@ -73,3 +73,26 @@ def test_an_error_the_game_throws_during_play_is_recorded(runner: QARunner, tmp_
     result = runner.check(game, criteria=criteria(SCORE_UP))
     errors = [f for f in result.findings if f.code == "page_error"]
     assert errors and "tenth left" in errors[0].message, [(f.code, f.message) for f in result.findings]
+
+
+def test_a_stall_of_qas_own_is_checked_again_before_the_game_is_blamed(
+        runner: QARunner, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The first run reports a hang that is not the game's (as a stalled driver would); the game is
+    checked again and passes, with the recheck on record. A game that really hangs still fails (corpus)."""
+    real = runner_module.play
+    calls = []
+
+    async def stalls_once(*args, **kwargs):  # noqa: ANN002, ANN003, ANN202
+        calls.append(1)
+        if len(calls) == 1:
+            ev = kwargs["ev"]
+            ev.find("hang", "the game stopped responding while QA was running 1000 ms of game time", "Critical")
+            ev.stop("hang")
+            return runner_module.PlayReport(ev=ev, loaded=True)
+        return await real(*args, **kwargs)
+
+    monkeypatch.setattr(runner_module, "play", stalls_once)
+    result = runner.check(GAMES / "mini", criteria=criteria(SCORE_UP))
+    assert len(calls) == 2
+    assert result.ok, result.model_dump_json(indent=1)
+    assert [f.code for f in result.findings] == ["rechecked"]
