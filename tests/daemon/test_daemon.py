@@ -106,7 +106,9 @@ def test_a_rejected_inbox_file_is_kept_with_an_error_event(root, daemon):
     (inbox / ".bin.tmp").write_bytes(b"\x00\x01\x02 binary")
     (inbox / ".bin.tmp").rename(inbox / "blob.txt")
     wait_until(lambda: any("blob.txt" in e["data"]["message"] for e in events(root, sid, "error")), 30, "the rejection")
-    assert (paths.session_dir(root, sid) / "archive" / "rejected" / "blob.txt").read_bytes().startswith(b"\x00")
+    kept = paths.session_dir(root, sid) / "archive" / "rejected" / "blob.txt"
+    wait_until(kept.is_file, 30, "the rejected file moved aside")  # the error is recorded first, then the move
+    assert kept.read_bytes().startswith(b"\x00")
 
 
 def test_a_pitch_with_bad_front_matter_is_kept_with_the_reason(root, daemon):
