@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from playwright.async_api import Browser, Page
+from playwright.async_api import Browser
 from playwright.async_api import Error as PlaywrightError
 
 from crumb.protocol.game import Criterion, ProbeResult, ProbeStep
@@ -234,9 +234,9 @@ class ContextPool:
 
 
 class _Stage:
-    def __init__(self, browser: Browser, analyser: Page, base: str, url: str, settings: QASettings,
+    def __init__(self, browser: Browser, base: str, url: str, settings: QASettings,
                  ev: Evidence, pool: ContextPool | None = None) -> None:
-        self.browser, self.analyser, self.base, self.url = browser, analyser, base, url
+        self.browser, self.base, self.url = browser, base, url
         self.pool = pool
         self.settings, self.ev = settings, ev
         self.contexts: list[GameContext] = []
@@ -386,7 +386,7 @@ class _Stage:
         return a != b
 
     async def look(self, png: bytes) -> Picture:
-        return await guarded(analyse(self.analyser, png), "analysing a screenshot", self.step_s, self.ev)
+        return await asyncio.to_thread(analyse, png)
 
     # ------------------------------------------------------------ probes
 
@@ -504,11 +504,11 @@ def _first_line(exc: BaseException) -> str:
     return (str(exc).strip().splitlines() or [type(exc).__name__])[0][:300]
 
 
-async def play(browser: Browser, analyser: Page, base: str, url: str, *, criteria: Sequence[Criterion],
+async def play(browser: Browser, base: str, url: str, *, criteria: Sequence[Criterion],
                controls: Sequence[str], settings: QASettings, ev: Evidence,
                pool: ContextPool | None = None) -> PlayReport:
     """Run every browser check; a broken game is evidence, not an exception (only QA's own failure raises)."""
-    stage = _Stage(browser, analyser, base, url, settings, ev, pool)
+    stage = _Stage(browser, base, url, settings, ev, pool)
     report = PlayReport(ev=ev)
 
     async def main_part(ctx: GameContext, main: GameTab, twin: GameTab) -> None:

@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from playwright.async_api import Browser, Page, Playwright, async_playwright
+from playwright.async_api import Browser, Playwright, async_playwright
 from playwright.async_api import Error as PlaywrightError
 
 from crumb.protocol.game import Criterion, Finding, Manifest, ProbeResult, QAResult
@@ -102,7 +102,6 @@ class _Engine:
         self.chromium = chromium
         self.pw: Playwright | None = None
         self.browser: Browser | None = None
-        self.analyser: Page | None = None
         self.driver_pid: int | None = None
         self.active: set[Evidence] = set()
         self.dead = False
@@ -113,14 +112,13 @@ class _Engine:
         self._park = GameServer(Path(self._park_dir.name)).start()
         self._lock = asyncio.Lock()
 
-    async def ready(self) -> tuple[Browser, Page]:
+    async def ready(self) -> Browser:
         async with self._lock:
-            if (self.browser is None or self.dead or not self.browser.is_connected() or self.analyser is None
-                    or self.analyser.is_closed() or (self.pool is not None and self.pool.broken)):
+            if self.browser is None or self.dead or not self.browser.is_connected() or (self.pool is not None and self.pool.broken):
                 await self._stop()
                 await self._launch()
-            assert self.browser is not None and self.analyser is not None
-            return self.browser, self.analyser
+            assert self.browser is not None
+            return self.browser
 
     async def _launch(self) -> None:
         exe = self.chromium or find_chromium()
@@ -137,8 +135,6 @@ class _Engine:
         if self.driver_pid:
             browsers = [p for p in _children(self.driver_pid) if b"chrom" in _cmdline(p) and b"--type=" not in _cmdline(p)]
             self._watch = asyncio.ensure_future(self._watch_browser(browsers[0] if browsers else -1))
-        context = await self.browser.new_context()
-        self.analyser = await context.new_page()
         self.pool = ContextPool(self.browser, self.settings, self._park.base)
         self.pool.refill()
 
@@ -164,7 +160,7 @@ class _Engine:
             self._watch.cancel()
             self._watch = None
         browser, pw, pool = self.browser, self.pw, self.pool
-        self.browser = self.pw = self.analyser = self.pool = None
+        self.browser = self.pw = self.pool = None
         if pool is not None:
             try:
                 await asyncio.wait_for(pool.close(), CLOSE_TIMEOUT_S)
@@ -226,9 +222,9 @@ class _Engine:
         self.active.add(ev)
         try:
             with GameServer(game_dir) as server:
-                browser, analyser = await self.ready()
+                browser = await self.ready()
                 report = await asyncio.wait_for(
-                    play(browser, analyser, server.base, server.url(entry), criteria=criteria,
+                    play(browser, server.base, server.url(entry), criteria=criteria,
                          controls=controls, settings=self.settings, ev=ev, pool=self.pool),
                     self.settings.timeout_s - (time.monotonic() - started))
         except asyncio.TimeoutError:
