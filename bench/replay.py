@@ -39,6 +39,8 @@ def generate(path: Path, n: int) -> None:
         def emit(kind: str, data: dict, *, effect: str | None = None, frm: str = "dispatcher", body: str = "",
                  meta: dict | None = None) -> list[dict]:
             nonlocal seq, now
+            if seq >= n:  # exactly n lines, so the next run finds the file and reuses it
+                return []
             seq += 1
             now += timedelta(milliseconds=7)
             ev = {"v": 1, "seq": seq, "id": str(ULID.from_datetime(now)), "ts": now.isoformat().replace("+00:00", "Z"),

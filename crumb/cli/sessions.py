@@ -18,6 +18,7 @@ import click
 from ulid import ULID
 
 from crumb.daemon.files import drop_inbox_file
+from crumb.daemon.lock import daemon_status
 from crumb.reducer.reduce import apply, initial_state
 from crumb.reducer.replay import replay_file
 from crumb.reducer.state import SessionState
@@ -115,6 +116,15 @@ def follow(root: Path, session: str, *, timeout: float | None, on_event: Any = N
         time.sleep(0.05)  # polling a file a person waits on; not test synchronisation
 
 
+def wait_for(root: Path, session: str, *, timeout: float) -> SessionState:
+    """follow() with progress; says first when no daemon is watching, or the wait could only time out."""
+    state = follow(root, session, timeout=0)
+    if state.done is None and not daemon_status(root)["running"]:
+        click.echo(f"no crumb daemon is watching {root}, so nothing will run this session: start `crumb --root {root} "
+                   f"watch` in another terminal (or use `crumb run`); waiting up to {timeout:g}s", err=True)
+    return follow(root, session, timeout=timeout, on_event=progress_printer(sys.stderr))
+
+
 def progress_printer(stream: Any) -> Any:
     """Show stage changes on a terminal; stay quiet when piped."""
     if not stream.isatty():
@@ -158,7 +168,7 @@ def pitch(ctx: click.Context, text: str, preset: str | None, seed: int | None, f
     session = drop_pitch(root, text, preset=preset, seed=seed, fault=fault, roles=roles)
     click.echo(session)
     if wait_:
-        state = follow(root, session, timeout=timeout, on_event=progress_printer(sys.stderr))
+        state = wait_for(root, session, timeout=timeout)
         if state.done is not None:
             click.echo(describe_done(root, state), err=True)
         ctx.exit(wait_exit(state))
@@ -292,7 +302,7 @@ def wait(ctx: click.Context, session: str, timeout: float) -> None:
     """Wait for a session to finish: exit 0 on PASS (or approved), 1 done otherwise, 2 on timeout."""
     root = root_of(ctx)
     sid = session_arg(ctx, session, future=True)
-    state = follow(root, sid, timeout=timeout, on_event=progress_printer(sys.stderr))
+    state = wait_for(root, sid, timeout=timeout)
     if state.done is None:
         click.echo(f"{sid}: still {state.phase} after {timeout:g}s", err=True)
     else:
@@ -306,14 +316,21 @@ def wait(ctx: click.Context, session: str, timeout: float) -> None:
 @click.option("--strict", is_flag=True, help="Validate every line's data in full, not only the envelope.")
 @click.pass_context
 def replay(ctx: click.Context, session: str, as_json: bool, strict: bool) -> None:
-    """Rebuild a session's state from its transcript, running no effect."""
-    root = root_of(ctx)
+    """Rebuild a session's state from its transcript (a session id, or a path to a .jsonl), running no effect."""
     target = Path(session)
-    path = target if target.suffix == ".jsonl" and target.exists() else paths.transcript_path(root, session_arg(ctx, session))
+    if target.suffix == ".jsonl":
+        if not target.is_file():
+            raise click.ClickException(f"no transcript at {target}: give an existing .jsonl file, "
+                                       "or a session id (`crumb ls` lists them)")
+        path = target
+    else:
+        path = paths.transcript_path(root_of(ctx), session_arg(ctx, session))
     try:
         state = replay_file(path, validate=strict)
     except TranscriptError as err:
         raise click.ClickException(str(err)) from None
+    if state.events == 0:
+        click.echo(f"{path} is empty: no events to replay", err=True)
     if as_json:
         click.echo(json.dumps({**state.to_dict(), "state_hash": state.state_hash()}, ensure_ascii=False, indent=2, default=str))
     else:

@@ -11,13 +11,15 @@ import fcntl
 import logging
 import os
 from collections.abc import Iterator
+from datetime import datetime
 from pathlib import Path
 from typing import Any, NotRequired, TypedDict
 
 import msgspec
 from pydantic import ValidationError
+from ulid import ULID
 
-from crumb.protocol.events import parse_event
+from crumb.protocol.events import KINDS, SCHEMA_VERSION, parse_event
 
 log = logging.getLogger("crumb.store")
 
@@ -112,12 +114,48 @@ def decode_line(raw: bytes, path: Path, lineno: int, expected: int | None = None
     if expected is not None and obj["seq"] != expected:
         raise TranscriptError(f"{path}:{lineno}: seq {obj['seq']} where {expected} was expected")
     if validate:
+        if obj["kind"] not in KINDS:
+            raise TranscriptError(f"{path}:{lineno}: unknown kind {obj['kind']!r} (schema v{obj['v']}; this CRUMB knows "
+                                  f"v{SCHEMA_VERSION}): replay without --strict skips it, or upgrade CRUMB")
         try:
             parse_event(obj)
         except ValidationError as err:
             first = err.errors()[0]
-            raise TranscriptError(f"{path}:{lineno}: {'.'.join(str(p) for p in first['loc'])}: {first['msg']}") from None
+            where = ".".join(str(p) for p in first["loc"] if p != "tagged-union")
+            raise TranscriptError(f"{path}:{lineno}: {where + ': ' if where else ''}{first['msg']}") from None
     return obj
+
+
+def _count_lines(fd: int) -> int:
+    """Complete lines in an open file (only on the error path: it reads the whole file)."""
+    n, offset = 0, 0
+    while chunk := os.pread(fd, _CHUNK, offset):
+        n += chunk.count(b"\n")
+        offset += len(chunk)
+    return n
+
+
+def last_event(path: Path, fd: int) -> dict[str, Any] | None:
+    """The last complete line's event, for the writer to continue from (None when empty).
+
+    A damaged last line raises TranscriptError naming file, line and problem: appending after it
+    would guess a seq, an id or a time, and CRUMB never guesses.
+    """
+    raw = last_line(fd)
+    if raw is None:
+        return None
+    try:
+        obj: dict[str, Any] = _decoder.decode(raw)
+        if datetime.fromisoformat(obj["ts"]).tzinfo is None:
+            raise ValueError(f"ts {obj['ts']!r} has no time zone")
+        ULID.from_str(obj["id"])
+        return obj
+    except (msgspec.DecodeError, ValueError) as err:  # msgspec's ValidationError is a DecodeError
+        lineno = _count_lines(fd)
+        if isinstance(err, msgspec.DecodeError):
+            decode_line(raw, path, lineno)  # raises, naming the problem as every reader does
+        raise TranscriptError(f"{path}:{lineno}: {str(err).rstrip('.')}; the last line is damaged — move it out by hand, "
+                              "then append again") from None
 
 
 def read_events(path: Path, *, after_seq: int = 0, validate: bool = False) -> Iterator[dict[str, Any]]:

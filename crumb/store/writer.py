@@ -21,7 +21,7 @@ from pydantic import BaseModel, ValidationError
 from ulid import ULID
 
 from crumb.protocol.events import GROUND_TRUTH_KINDS, KINDS, SCHEMA_VERSION, Meta, parse_event
-from crumb.store.reader import TranscriptError, last_line, repair_locked
+from crumb.store.reader import TranscriptError, last_event, repair_locked
 
 Role = Literal["dispatcher", "inbox"]
 Fsync = Literal["always", "never"]
@@ -103,8 +103,7 @@ class TranscriptWriter:
             meta = meta.model_dump(mode="json", exclude_none=True)
         with self.locked() as fd:
             repair_locked(self.path, fd)
-            last = last_line(fd)
-            prev = msgspec.json.decode(last) if last else None
+            prev = last_event(self.path, fd)
             if prev is not None and prev.get("session") != self.session:
                 raise TranscriptError(f"{self.path}: belongs to session {prev.get('session')!r}, not {self.session!r}")
             when = now or datetime.now(timezone.utc)

@@ -24,6 +24,8 @@ def test_the_committed_schema_matches_the_code():
     assert committed == json_schema(), "docs/transcript.schema.json drifted: run `crumb schema > docs/transcript.schema.json`"
     out = crumb("schema", "--check", str(ROOT / "docs" / "transcript.schema.json"))
     assert out.returncode == 0, out.stderr
+    printed = crumb("schema")
+    assert printed.returncode == 0 and json.loads(printed.stdout) == committed
 
 
 def test_schema_check_fails_naming_the_fix(tmp_path: Path):
@@ -71,3 +73,27 @@ def test_make_replay_works(tmp_path: Path):
                          capture_output=True, text=True, timeout=300)
     assert out.returncode == 0, out.stderr
     assert "done      pass" in out.stdout
+
+
+def test_replay_mid_session_shows_what_is_pending_and_runs_nothing(tmp_path: Path):
+    sid = "01JDZ0RQ3V8KX6T2M4N5P7W9YC"
+    folder = tmp_path / "sessions" / sid
+    sim = Sim(writer=TranscriptWriter(folder / "transcript.jsonl", sid, fsync="never"))
+    sim.to_spec()  # the Builder is running when the daemon dies
+    builder = sim.pending("run_actor", "builder")
+    before = {p: p.read_bytes() for p in folder.rglob("*")}
+    out = crumb("replay", sid, root=tmp_path)
+    assert out.returncode == 0, out.stderr
+    assert "phase     building" in out.stdout and "round 1" in out.stdout
+    assert f"pending   run_actor builder (attempt 1) {builder['id']}" in out.stdout
+    assert "budgets   redesigns 0/2, fixes 0/4, verifies 0/8" in out.stdout
+    assert {p: p.read_bytes() for p in folder.rglob("*")} == before  # no effect ran: nothing written, nothing new
+
+
+def test_replay_of_a_missing_or_empty_transcript_file_says_so(tmp_path: Path):
+    missing = crumb("replay", str(tmp_path / "nothere.jsonl"))
+    assert missing.returncode == 1 and f"no transcript at {tmp_path / 'nothere.jsonl'}" in missing.stderr
+    empty = tmp_path / "empty.jsonl"
+    empty.write_bytes(b"")
+    out = crumb("replay", str(empty))
+    assert out.returncode == 0 and "is empty: no events to replay" in out.stderr and "events    0" in out.stdout

@@ -121,3 +121,32 @@ def test_replay_from_file_twice_gives_the_same_hash(tmp_path: Path):
     a, b = replay_file(path), replay_file(path)
     assert a.state_hash() == b.state_hash() == sim.state.state_hash()
     assert a.done["reason"] == "pass" and a.verdicts[0]["verdict"] == "PASS"
+
+
+PURE = ("crumb/reducer/reduce.py", "crumb/reducer/state.py", "crumb/reducer/validator.py")
+PURE_IMPORTS = {"__future__", "copy", "dataclasses", "datetime", "hashlib", "typing", "msgspec",
+                "crumb.protocol.events", "crumb.protocol.game", "crumb.reducer.state", "crumb.reducer.validator"}
+IMPURE_NAMES = {"open", "print", "input", "exec", "eval", "__import__", "getattr"}
+IMPURE_ATTRS = {"now", "utcnow", "today", "fromtimestamp", "environ", "getenv", "urandom", "getpid"}
+
+
+def test_the_reducer_reads_no_clock_environment_file_or_randomness():
+    """Purity by construction: the reducer's modules import and call nothing that could (what the
+    determinism properties above could miss, e.g. reading a file whose content never changes)."""
+    import ast
+
+    root = Path(__file__).resolve().parents[2]
+    for rel in PURE:
+        tree = ast.parse((root / rel).read_text(), rel)
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import):
+                names = {a.name for a in node.names}
+            elif isinstance(node, ast.ImportFrom):
+                names = {node.module or ""}
+            else:
+                names = set()
+            assert names <= PURE_IMPORTS, f"{rel}:{node.lineno}: the reducer may not import {names - PURE_IMPORTS}"
+            if isinstance(node, ast.Name):
+                assert node.id not in IMPURE_NAMES, f"{rel}:{node.lineno}: {node.id} in the pure reducer"
+            if isinstance(node, ast.Attribute):
+                assert node.attr not in IMPURE_ATTRS, f"{rel}:{node.lineno}: .{node.attr} in the pure reducer"

@@ -445,3 +445,67 @@ def test_unknown_kinds_from_a_newer_version_are_skipped_and_counted():
     event = dict(sim.events[-1], seq=99, kind="future.thing", data={"x": 1})
     state, effects = reduce(sim.state, event)
     assert effects == [] and state.unknown == 1 and sim.state.unknown == 0  # reduce() does not touch its input
+
+
+# ------------------------------------------------------------------ every user command, as one table
+
+
+def at(where: str) -> Sim:
+    """A session at a named point: `running` (the Planner is at work), `waiting` (a PARTIAL verdict
+    waits for a person) or `done` (it passed)."""
+    sim = Sim()
+    if where == "running":
+        sim.send("goal", {"pitch": "snake"})
+        return sim
+    sim.to_spec()
+    sim.to_qa()
+    sim.judge("PARTIAL" if where == "waiting" else "PASS", total=3.0 if where == "waiting" else 5.0)
+    if where == "done":
+        sim.finish()
+    return sim
+
+
+USER_COMMANDS = [  # (where, command, data, effects it causes)
+    ("running", "user.intervene", {"text": "red"}, []),
+    ("running", "user.approve", {}, ["record:error"]),
+    ("running", "user.veto", {"reason": "no"}, ["record:error"]),
+    ("running", "user.pause", {}, []),
+    ("running", "user.pause", {"actor": "builder"}, []),
+    ("running", "user.resume", {}, []),
+    ("running", "user.goto", {"actor": "builder"}, ["cancel", "run_actor:planner"]),  # no spec yet: Planner first
+    ("running", "user.goto", {"actor": "researcher"}, ["cancel", "run_actor:researcher"]),
+    ("running", "user.swap", {"actor": "builder", "harness": "claude"}, []),
+    ("running", "user.append", {"text": "more"}, []),
+    ("running", "user.note", {"text": "nice"}, []),
+    ("running", "user.cancel", {}, ["cancel", "record:done"]),
+    ("running", "user.reset_circuit", {}, []),
+    ("running", "user.redo", {"actor": "planner"}, ["cancel", "run_actor:planner"]),
+    ("running", "user.budget", {"name": "fixes", "value": 9}, []),
+    ("running", "user.status", {}, ["record:note"]),
+    ("waiting", "user.approve", {}, ["record:done"]),
+    ("waiting", "user.veto", {"reason": "too slow"}, ["run_actor:builder"]),
+    ("waiting", "user.intervene", {"text": "faster"}, ["run_actor:builder"]),
+    ("waiting", "user.intervene", {"text": "a puzzle instead", "actor": "planner"}, ["run_actor:planner"]),
+    ("waiting", "user.goto", {"actor": "builder"}, ["run_actor:builder"]),
+    ("waiting", "user.goto", {"actor": "qa"}, ["qa_check:qa"]),
+    ("waiting", "user.goto", {"actor": "verifier"}, ["run_actor:verifier"]),
+    ("waiting", "user.cancel", {}, ["record:done"]),
+    ("done", "user.redo", {}, ["run_actor:builder"]),
+    ("done", "user.intervene", {"text": "red"}, ["record:error"]),
+    ("done", "user.approve", {}, ["record:error"]),
+    ("done", "user.note", {"text": "nice"}, []),
+    ("done", "user.status", {}, ["record:note"]),
+]
+
+
+@pytest.mark.parametrize("where,command,data,expected", USER_COMMANDS,
+                         ids=[f"{w}-{c}-{'-'.join(map(str, d.values()))}" for w, c, d, _ in USER_COMMANDS])
+def test_user_command_table(where, command, data, expected):
+    sim = at(where)
+    assert kinds(sim.send(command, data)) == expected
+
+
+def test_the_table_covers_every_user_command():
+    from crumb.protocol.events import KINDS
+
+    assert {c for _, c, _, _ in USER_COMMANDS} == {k for k in KINDS if k.startswith("user.")}

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import json
+import re
 import signal
 import subprocess
 import sys
 import textwrap
-import time
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
@@ -17,6 +17,7 @@ import pytest
 from crumb.reducer.replay import replay_file
 from crumb.store.reader import Cursor, TranscriptError, read_events, repair
 from crumb.store.writer import AppendRefused, TranscriptWriter
+from tests.wait import wait_until
 
 SESSION = "01JTESTSESSION000000000000"
 
@@ -98,9 +99,7 @@ def test_eight_processes_appending_concurrently_give_contiguous_seq_and_whole_li
 
 def test_kill_9_in_the_middle_of_appends_leaves_a_transcript_the_reader_repairs(path):
     proc = subprocess.Popen([sys.executable, "-c", CHILD, str(path), SESSION, "k", "1000000"])
-    deadline = time.monotonic() + 60
-    while (not path.exists() or path.stat().st_size < 200_000) and time.monotonic() < deadline:
-        time.sleep(0.01)
+    wait_until(lambda: path.exists() and path.stat().st_size >= 200_000, what="200 KB of appends")
     proc.send_signal(signal.SIGKILL)
     proc.wait(timeout=30)
     # whatever the kill left, simulate the worst case too: a torn last line
@@ -115,7 +114,7 @@ def test_kill_9_in_the_middle_of_appends_leaves_a_transcript_the_reader_repairs(
     assert path.read_bytes().endswith(b"\n")
 
 
-def test_the_writer_moves_a_torn_tail_aside_before_appending(path):
+def test_the_writer_moves_a_torn_tail_aside_before_appending_with_a_warning(path, caplog):
     w = writer(path)
     w.append("note", {"text": "one"})
     with open(path, "ab") as f:
@@ -124,6 +123,42 @@ def test_the_writer_moves_a_torn_tail_aside_before_appending(path):
     assert event["seq"] == 2
     assert [e["data"]["text"] for e in read_events(path)] == ["one", "two"]
     assert (path.parent / "transcript.jsonl.torn-1").read_bytes() == b'{"torn'
+    assert "torn last line (6 bytes) moved to transcript.jsonl.torn-1" in caplog.text
+
+
+GOOD_ID, GOOD_TS = "01KDVD0000000000000000000Z", "2026-06-01T12:00:00.000000Z"
+
+
+def damaged(**fields) -> bytes:
+    line = {"v": 1, "seq": 2, "id": GOOD_ID, "ts": GOOD_TS, "session": SESSION, "kind": "note", "from": "user"}
+    return json.dumps({**line, **fields}).encode()
+
+
+@pytest.mark.parametrize("last,problem", [
+    (b"garbage", "not valid JSON"),
+    (b"[1]", "Expected `object`"),
+    (b'{"seq": 2}', "missing required field"),
+    (damaged(seq="2"), "Expected `int`"),
+    (damaged(id="not-a-ulid"), "ULID"),
+    (damaged(ts="yesterday"), "isoformat"),
+    (damaged(ts="2026-06-01T12:00:00"), "no time zone"),
+])
+def test_the_writer_refuses_to_append_after_a_damaged_last_line_naming_it(path, last, problem):
+    writer(path).append("note", {"text": "one"})
+    with open(path, "ab") as f:
+        f.write(last + b"\n")
+    before = path.read_bytes()
+    with pytest.raises(TranscriptError, match=r"transcript\.jsonl:2: .*" + re.escape(problem)):
+        writer(path).append("note", {"text": "two"})
+    assert path.read_bytes() == before  # nothing guessed, nothing lost
+
+
+def test_the_writer_continues_after_a_line_from_a_newer_version(path):
+    writer(path).append("note", {"text": "one"}, now=datetime(2026, 6, 1, 11, tzinfo=timezone.utc))
+    with open(path, "ab") as f:
+        f.write(damaged(v=2, kind="hologram.render", data={"x": 1}, trace="new envelope field", **{"from": "studio"}) + b"\n")
+    event = writer(path).append("note", {"text": "three"}, now=datetime(2026, 6, 1, 10, tzinfo=timezone.utc))
+    assert event["seq"] == 3 and event["id"] > GOOD_ID and event["ts"] > GOOD_TS
 
 
 def test_a_bad_line_in_the_middle_stops_with_file_line_and_problem(path):
@@ -164,7 +199,8 @@ def test_unknown_kinds_from_a_newer_version_are_read_and_skipped_by_replay(path)
         f.write(json.dumps(line) + "\n")
     state = replay_file(path)
     assert state.unknown == 1 and state.goal["pitch"] == "snake"
-    with pytest.raises(TranscriptError):  # strict validation names it
+    with pytest.raises(TranscriptError, match=r"transcript\.jsonl:2: unknown kind 'hologram\.render' \(schema v9; "
+                                              r"this CRUMB knows v1\): replay without --strict skips it"):
         list(read_events(path, validate=True))
 
 

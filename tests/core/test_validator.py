@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from hypothesis import given, settings, strategies as st
 
 from crumb.reducer.validator import RULES, validate
@@ -100,8 +102,10 @@ def test_routing_uses_the_corrected_verdict_and_records_corrections():
 def test_every_rule_is_documented():
     import crumb.reducer.validator as module
 
+    docs = (Path(__file__).resolve().parents[2] / "docs" / "transcript.md").read_text()
     for rule in RULES:
         assert rule in module.__doc__
+        assert f"| `{rule}` |" in docs, f"docs/transcript.md does not explain the audit rule {rule}"
 
 
 probes = st.lists(st.builds(lambda i, ok: {"id": f"p{i}", "ok": ok}, st.integers(0, 9), st.booleans()), max_size=6)
