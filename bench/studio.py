@@ -40,13 +40,14 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from crumb.qa import find_chromium  # noqa: E402
+from crumb.qa.browser import LAUNCH_ARGS  # noqa: E402
 from crumb.store.paths import transcript_path  # noqa: E402
 from crumb.store.reader import Cursor  # noqa: E402
 from crumb.store.writer import TranscriptWriter  # noqa: E402
 from tests.studio.scripted import Scripted  # noqa: E402
 
 OUT = Path(__file__).resolve().parent / "out"
-CHROMIUM = os.environ.get("CRUMB_CHROMIUM", "/usr/bin/chromium")
 QUIET_KINDS = frozenset({"progress", "note", "user.note"})  # session.js refetches no panel for these
 CLI = [sys.executable, "-c", "from crumb.cli import main; main(prog_name='crumb')"]
 
@@ -144,7 +145,7 @@ def latency(root: Path, events: int) -> dict[str, Any]:
     appended: dict[int, float] = {}
     try:
         with sync_playwright() as p:
-            browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=["--disable-gpu"])
+            browser = p.chromium.launch(executable_path=str(find_chromium()), headless=True, args=LAUNCH_ARGS)
             page = browser.new_page()
             page.goto(f"{studio.url}s/{s.session}")
             page.wait_for_function("() => window.__studio && window.__studio.connects >= 1")

@@ -11,7 +11,7 @@ from crumb.studio.security import is_loopback
 
 @click.command("studio")
 @click.option("--host", default="127.0.0.1", show_default=True,
-              help="Address to listen on. Anything but loopback exposes your sessions to the network.")
+              help="IPv4 address or host name to listen on. Anything but loopback exposes your sessions to the network.")
 @click.option("--port", default=7321, show_default=True, type=click.IntRange(0, 65535),
               help="Studio port (0 = any free port). The game preview uses the next port.")
 @click.option("--preview-port", default=None, type=click.IntRange(0, 65535),
@@ -28,13 +28,13 @@ def studio(ctx: click.Context, host: str, port: int, preview_port: int | None, a
     root = ctx.obj["root"]
     try:
         app = Studio(root, host=host, port=port, preview_port=preview_port, allow_hosts=allow_hosts)
-    except OSError as err:
+    except (OSError, ValueError) as err:
         raise click.ClickException(str(err)) from None
     if not is_loopback(host):
         click.secho(
-            f"WARNING: the Studio listens on {host}, not loopback: anyone who can reach this machine and knows "
-            "a page's token can read your sessions and steer them. Use --host 127.0.0.1 unless you mean it.",
-            fg="red", bold=True, err=True)
+            f"WARNING: the Studio listens on {host}, not loopback: anyone who can reach this machine can open it, "
+            "read your sessions and steer them (each page carries the token). Use --host 127.0.0.1 unless you "
+            "mean it.", fg="red", bold=True, err=True)
     click.echo(f"CRUMB Studio  {app.url}   (game preview on port {app.preview_port}, root {app.root})", err=False)
     click.echo("Ctrl-C to stop.")
     if not no_open:

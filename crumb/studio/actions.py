@@ -15,9 +15,9 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 from ulid import ULID
 
+from crumb.actors.harness.bindings import ROLES
 from crumb.store.paths import inbox_dir, session_dir, session_inbox, state_dir
 
-ROLES = ("planner", "builder", "verifier", "researcher")
 MAX_TEXT = 65_536
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
 _BINDING = re.compile(r"^[a-z][a-z0-9_-]{0,31}(:[^\x00-\x1f\x7f#]{1,200})?$")  # one line, no comment
@@ -31,7 +31,7 @@ class PitchRequest(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     pitch: str = Field(description="one line (or a few) describing the game")
-    preset: str = "local"
+    preset: str | None = Field(None, description="None: what `crumb pitch` without --preset gets (crumb.toml, ...)")
     bindings: dict[str, str] = Field(default_factory=dict, description="role -> harness[:model]")
 
     @field_validator("pitch")
@@ -46,7 +46,10 @@ class PitchRequest(BaseModel):
 
     @field_validator("preset")
     @classmethod
-    def _preset(cls, v: str) -> str:
+    def _preset(cls, v: str | None) -> str | None:
+        if v is None or not v.strip():
+            return None
+        v = v.strip()
         if not _NAME.match(v):
             raise ValueError(f"preset {v!r} is not a preset name; pick one from the list")
         return v
@@ -83,19 +86,32 @@ class SteerRequest(BaseModel):
         return v
 
 
-def pitch_text(req: PitchRequest, session: str) -> str:
-    """The inbox file for a pitch: front matter choosing session id, preset and bindings, then the pitch."""
-    lines = ["---", f"session: {session}", f"preset: {req.preset}"]
-    lines += [f"{role}: {binding}" for role, binding in sorted(req.bindings.items())]
-    return "\n".join([*lines, "---", req.pitch, ""])
+def check_choices(root: Path, req: PitchRequest) -> None:
+    """Refuse a preset or harness the daemon would not find, before anything is written: the daemon
+    would only fall back to the offline studio, and the person would learn it from the timeline."""
+    from crumb.actors.harness.bindings import parse_spec
+
+    if req.preset is not None and req.preset not in presets(root):
+        raise BadRequest(f"no preset {req.preset!r}; pick one of {', '.join(presets(root))} "
+                         f"(or add presets/{req.preset}.toml)")
+    for role, binding in req.bindings.items():
+        try:
+            parse_spec(binding, origin="studio")
+        except ValueError as err:
+            raise BadRequest(f"{role}: {err}") from None
 
 
 def pitch(root: Path, req: PitchRequest) -> dict[str, Any]:
-    """Drop a pitch in the root inbox; the session id is chosen here so the page can open it at once."""
+    """Drop a pitch in the root inbox, written as `crumb pitch` writes it; the session id is chosen here
+    so the page can open it at once."""
+    from crumb.cli.sessions import pitch_text
     from crumb.daemon.files import drop_inbox_file
 
+    check_choices(root, req)
     session = str(ULID())
-    path = drop_inbox_file(inbox_dir(root), pitch_text(req, session), stem="studio-pitch")
+    text = pitch_text(req.pitch, session=session, preset=req.preset, seed=None, fault=None,
+                      bindings=dict(sorted(req.bindings.items())))
+    path = drop_inbox_file(inbox_dir(root), text, stem="studio-pitch")
     return {"session": session, "file": path.name}
 
 
@@ -115,6 +131,16 @@ def presets(root: Path) -> list[str]:
 
     names = set(preset_names(root)) | {"local"}
     return sorted((n for n in names if _NAME.match(n)), key=lambda n: (n != "local", n))
+
+
+def configured_preset(root: Path) -> str | None:
+    """The preset crumb.toml names (what a pitch without one gets), or None (the host CLI or local)."""
+    from crumb.actors.harness.bindings import chosen_preset, load_config
+
+    try:
+        return chosen_preset(root, None, load_config(root))[0]
+    except ValueError:  # a broken crumb.toml: the daemon says so when it starts the session
+        return None
 
 
 def harnesses() -> list[str]:

@@ -128,6 +128,8 @@ def create_app(cfg: StudioConfig) -> Starlette:
             return sid
         try:
             limit = min(int(request.query_params.get("limit", PAGE_LIMIT)), MAX_PAGE)
+            if limit < 1:
+                raise ValueError
             before = request.query_params.get("before")
             after = request.query_params.get("after")
             tail = cfg.hub.tail(transcript_path(root, sid))  # on the loop: the tail is not thread-safe
@@ -138,7 +140,7 @@ def create_app(cfg: StudioConfig) -> Starlette:
                 end = int(before) - 1 if before is not None else tail.last_seq
                 first, last = end - limit + 1, end
         except ValueError:
-            return _error("before, after and limit must be whole numbers", 400)
+            return _error(f"before, after and limit must be whole numbers (limit 1 to {MAX_PAGE})", 400)
         lines = tail.lines(first, last)
         body = _event_page(lines, lines[0][0] if lines else 0, tail.last_seq)
         return Response(body, media_type="application/json", headers={"cache-control": "no-store"})
@@ -161,8 +163,8 @@ def create_app(cfg: StudioConfig) -> Starlette:
         return PlainTextResponse(text, headers=FILE_HEADERS)
 
     def api_presets(request: Request) -> Response:
-        return _json({"presets": actions.presets(root), "roles": list(actions.ROLES),
-                      "harnesses": actions.harnesses()})
+        return _json({"presets": actions.presets(root), "default": actions.configured_preset(root),
+                      "roles": list(actions.ROLES), "harnesses": actions.harnesses()})
 
     def api_daemon(request: Request) -> Response:
         return _json(actions.daemon_state(root))
@@ -221,7 +223,19 @@ def create_app(cfg: StudioConfig) -> Starlette:
         Route("/api/daemon/start", api_daemon_start, methods=["POST"]),
         Mount("/static", StaticFiles(directory=HERE / "static"), name="static"),
     ]
-    return Starlette(routes=routes, middleware=[Middleware(GuardMiddleware, guard=cfg.guard)])
+    return Starlette(routes=routes, middleware=[Middleware(GuardMiddleware, guard=cfg.guard)],
+                     exception_handlers={404: _not_found, 405: _wrong_method})
+
+
+async def _not_found(request: Request, exc: Exception) -> Response:
+    """An unknown address: one line saying where the Studio's pages are."""
+    return _error(f"nothing at {request.url.path}; the Studio's pages are / (sessions) and /s/<session id>", 404)
+
+
+async def _wrong_method(request: Request, exc: Exception) -> Response:
+    allowed = getattr(exc, "headers", None) or {}
+    methods = allowed.get("Allow", "another method")
+    return _error(f"{request.method} is not allowed on {request.url.path}; use {methods}", 405)
 
 
 def _frame(seq: int, raw: bytes) -> bytes:

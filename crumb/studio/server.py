@@ -54,6 +54,9 @@ class Studio:
     def __init__(self, root: Path, *, host: str = "127.0.0.1", port: int = 7321, preview_port: int | None = None,
                  allow_hosts: Iterable[str] = (), log_level: str = "warning") -> None:
         self.root = Path(root).resolve()
+        if ":" in host:
+            raise ValueError(f"--host {host}: a browser cannot name an IPv6 address in the game preview's CSP, so "
+                             "the game would never load; use --host 127.0.0.1 (or 0.0.0.0 or a host name)")
         self.host = host
         self.studio_sock = bind(host, port)
         self.preview_sock = bind_preview(host, self.studio_sock.getsockname()[1], preview_port)
@@ -75,8 +78,7 @@ class Studio:
 
     @property
     def url(self) -> str:
-        host = "127.0.0.1" if self.host in ("0.0.0.0", "") else ("[::1]" if self.host == "::" else self.host)
-        host = f"[{host}]" if ":" in host and not host.startswith("[") else host
+        host = "127.0.0.1" if self.host in ("0.0.0.0", "") else self.host
         return f"http://{host}:{self.port}/"
 
     @property

@@ -14,8 +14,11 @@ from pathlib import Path
 
 from ulid import ULID
 
+from crumb.qa import find_chromium
+from crumb.qa.browser import LAUNCH_ARGS
 from crumb.store.paths import list_sessions
 from crumb.studio.server import Studio
+from tests.studio.conftest import preview_frame
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
 PITCH = "a neon snake game where eating fruit speeds you up, 60 second rounds"
@@ -52,14 +55,14 @@ def main() -> None:
     studio = Studio(root, port=0).start()
     try:
         with sync_playwright() as p:
-            browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=["--disable-gpu"])
+            browser = p.chromium.launch(executable_path=str(find_chromium()), args=LAUNCH_ARGS)
             page = browser.new_page(viewport={"width": 1440, "height": 1180}, device_scale_factor=1)
             page.goto(f"{studio.url}s/{sid}")
             page.wait_for_selector("#events li")
             page.wait_for_selector("#shots img")
             page.wait_for_selector("iframe#preview")
             game = page.frame_locator("iframe#preview").locator("canvas")
-            frame = next(f for f in page.frames if f != page.main_frame)
+            frame = preview_frame(page)
             frame.wait_for_function("() => window.__crumb")
             game.click()
             for _ in range(25):  # play by the game's own hints for a moment (a screenshot, not a test)

@@ -55,7 +55,8 @@ def test_session_view_shows_pipeline_scorecard_artifacts_and_live_timeline(page:
     assert "waiting for approval" in page.inner_text("#badges")
     assert page.locator('#pipeline [data-stage="waiting"].current').count() == 1
     card = page.inner_text("#scorecard")
-    for needle in ("MEASURED · QA", "JUDGED · LOCAL-JUDGE", "CORRECTED · VALIDATOR", "Enter starts the round"):
+    for needle in ("MEASURED · QA", "JUDGED · LOCAL-JUDGE", "CORRECTED · VALIDATOR", "Enter starts the round",
+                   "goal_fit ok · evidence: qa"):
         assert needle.lower() in card.lower()
     assert "artifacts/game/index.html" in page.inner_text("#artifacts") and "✓ match" in page.inner_text("#artifacts")
     assert page.locator("#shots img").evaluate("img => img.complete && img.naturalWidth > 0")
@@ -68,6 +69,30 @@ def test_session_view_shows_pipeline_scorecard_artifacts_and_live_timeline(page:
     assert "hello from the dispatcher" in page.inner_text('#events li[data-seq="9"]')
     assert page.evaluate("window.__studio.duplicates") == 0
     assert page.errors == []
+
+
+def test_pipeline_follows_the_stages_live(page: Any, studio: Studio, scripted: Scripted) -> None:
+    """Each stage lights up as its event is appended, on one open page, with the round beside it."""
+    scripted.start()
+    open_session(page, studio, scripted.session)
+
+    def current(stage: str) -> None:
+        page.wait_for_selector(f'#pipeline [data-stage="{stage}"].current')
+        assert page.locator("#pipeline .stage.current").count() == 1
+
+    current("planner")
+    scripted.plan()
+    current("builder")
+    assert "round 1" in page.inner_text('#pipeline [data-stage="builder"]')
+    scripted.build()
+    current("qa")
+    scripted.qa()
+    current("verifier")
+    scripted.judge("PARTIAL")
+    current("waiting")
+    for stage in ("planner", "builder", "qa", "verifier"):
+        assert page.locator(f'#pipeline [data-stage="{stage}"].past').count() == 1, stage
+    assert page.evaluate("window.__studio.connects") == 1 and page.evaluate("window.__studio.duplicates") == 0
 
 
 def test_preview_is_playable(page: Any, studio: Studio, scripted: Scripted) -> None:
@@ -118,8 +143,11 @@ def test_buttons_drop_commands(page: Any, studio: Studio, root: Path, scripted: 
 
 
 def test_pitch_form_drops_a_pitch_and_opens_the_session(page: Any, studio: Studio, root: Path) -> None:
+    (root / "crumb.toml").write_text('preset = "codex"\n')
     page.goto(studio.url)
     page.wait_for_selector("#preset option", state="attached")
+    # the default is what `crumb pitch` would get (here crumb.toml's preset), not a hard-coded one
+    assert page.eval_on_selector("#preset", "s => s.options[s.selectedIndex].text") == "default (codex)"
     page.fill("#pitch", "a tiny breakout clone")
     page.click(".bindings summary")
     page.select_option('select[data-role="builder"]', "claude")
@@ -129,7 +157,7 @@ def test_pitch_form_drops_a_pitch_and_opens_the_session(page: Any, studio: Studi
     sid = page.url.rsplit("/", 1)[1]
     texts = inbox_texts(root / "inbox")
     assert len(texts) == 1
-    assert texts[0] == f"---\nsession: {sid}\npreset: local\nbuilder: claude:sonnet\n---\na tiny breakout clone\n"
+    assert texts[0] == f"---\nsession: {sid}\nbuilder: claude:sonnet\n---\na tiny breakout clone\n"
     page.wait_for_selector("#notice:not([hidden])")
     assert "not started" in page.inner_text("#notice")
     # the page picks the session up as soon as it exists, without a reload

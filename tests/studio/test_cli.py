@@ -55,3 +55,12 @@ def test_a_taken_port_is_a_one_line_error(root: Path) -> None:
     assert out.returncode != 0
     assert f"cannot listen on 127.0.0.1:{port}" in out.stderr and "--port" in out.stderr
     assert "Traceback" not in out.stderr
+
+
+def test_an_ipv6_host_is_a_one_line_error(root: Path) -> None:
+    """A CSP cannot name an IPv6 address: the game preview would stay blank, so say so at the start."""
+    out = subprocess.run([*CLI, "--root", str(root), "studio", "--host", "::1", "--port", "0", "--no-open"],
+                         capture_output=True, text=True, timeout=60)
+    assert out.returncode == 1
+    assert "--host ::1" in out.stderr and "--host 127.0.0.1" in out.stderr and "Traceback" not in out.stderr
+    assert len(out.stderr.strip().splitlines()) == 1

@@ -97,11 +97,28 @@ def test_bad_input_gets_one_line_reason(studio: Studio, client: httpx.Client, ro
         r = client.post(path, json=body, headers=h)
         assert r.status_code == 400, body
         assert needle in r.json()["error"] and "\n" not in r.json()["error"]
+    # names the daemon would not find are refused before anything is written, with the choices
+    r = client.post("/api/pitch", json={"pitch": "x", "preset": "nosuch"}, headers=h)
+    assert r.status_code == 400 and "no preset 'nosuch'" in r.json()["error"] and "claude" in r.json()["error"]
+    r = client.post("/api/pitch", json={"pitch": "x", "bindings": {"builder": "nosuch:big"}}, headers=h)
+    assert r.status_code == 400 and "unknown harness 'nosuch'" in r.json()["error"] and "codex" in r.json()["error"]
     r = client.post("/api/pitch", content=b"not json", headers=h)
     assert r.status_code == 400 and "JSON" in r.json()["error"]
     r = client.post(f"/api/sessions/{scripted.session}/steer", json={"text": "hi"}, headers=h)
     assert r.status_code == 409 and "not started" in r.json()["error"]
     assert inbox_files(root) == []
+
+
+def test_unknown_addresses_and_methods_say_what_to_do(studio: Studio, client: httpx.Client, scripted: Scripted) -> None:
+    scripted.start()
+    for path in ("/nope", "/api/nope", "/static/nope.js"):
+        r = client.get(path)
+        assert r.status_code == 404 and "the Studio's pages are /" in r.json()["error"], path
+    r = client.get("/api/pitch")
+    assert r.status_code == 405 and r.json()["error"] == "GET is not allowed on /api/pitch; use POST"
+    for limit in ("0", "-5"):
+        r = client.get(f"/api/sessions/{scripted.session}/events", params={"limit": limit})
+        assert r.status_code == 400 and "limit 1 to 1000" in r.json()["error"]
 
 
 def test_artifact_paths_cannot_escape_the_session(studio: Studio, client: httpx.Client, root: Path,

@@ -41,7 +41,10 @@ async function loadSessions() {
 
 async function loadPresets() {
   const data = await apiGet("/api/presets");
-  clear(document.getElementById("preset"), data.presets.map((p) => h("option", { value: p }, p)));
+  // "default" writes no preset line: crumb.toml (or the agent CLI the daemon runs in) decides, as for `crumb pitch`
+  const byDefault = h("option", { value: "", title: "what `crumb pitch` without --preset gets: crumb.toml, "
+    + "else the agent CLI the daemon runs inside, else local" }, data.default ? `default (${data.default})` : "default");
+  clear(document.getElementById("preset"), byDefault, data.presets.map((p) => h("option", { value: p }, p)));
   clear(document.getElementById("bindings"), data.roles.map((role) =>
     h("label", { class: "binding" }, h("span", { text: role }),
       h("select", { name: `harness-${role}`, dataset: { role } },
@@ -66,7 +69,7 @@ document.getElementById("pitch-form").addEventListener("submit", async (ev) => {
   try {
     const res = await apiPost("/api/pitch", {
       pitch: document.getElementById("pitch").value,
-      preset: document.getElementById("preset").value || "local",
+      preset: document.getElementById("preset").value || null,
       bindings,
     });
     status.textContent = `Pitched as ${res.file}; opening the session…`;

@@ -214,7 +214,9 @@ function renderScorecard(card) {
       h("table", { class: "dims" }, h("tbody", {}, m.scores.map((s) =>
         h("tr", {}, h("td", { text: s.dimension }),
           h("td", {}, h("span", { class: "bar small" }, h("span", { class: "fill", style: `width:${(s.score / 5) * 100}%` }))),
-          h("td", { class: "mono", text: s.score }), h("td", { class: "dim", text: s.note }))))),
+          h("td", { class: "mono", text: s.score }),
+          h("td", { class: "dim" }, s.note, (s.evidence || []).length
+            ? h("small", { class: "evidence", text: ` · evidence: ${s.evidence.join(", ")}` }) : null))))),
       m.feedback ? h("p", { class: "feedback", text: m.feedback }) : null));
   }
   if (card.validator) {
