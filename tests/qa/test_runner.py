@@ -120,3 +120,37 @@ def test_game_without_hook_is_checked_by_pixels_and_flagged(runner: QARunner, tm
     result = runner.check(game)
     assert result.loaded and not result.hook and result.input_responds and result.exec_ok
     assert [(f.code, f.severity) for f in result.findings] == [("no_hook", "Minor")]
+
+
+def _fake_exe(path: Path, body: bytes) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(body)
+    path.chmod(0o755)
+    return path
+
+
+def test_system_search_prefers_the_headless_shell_and_looks_behind_its_wrapper(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """Debian's /usr/bin/chromium-headless-shell is a script that runs the binary without exec: QA must
+    launch (and watch, and kill) the binary itself, and prefer it to the full browser."""
+    elf = Path("/bin/true").read_bytes()
+    real = _fake_exe(tmp_path / "lib" / "chromium-headless-shell", elf)
+    _fake_exe(tmp_path / "bin" / "chromium-headless-shell", f'#!/bin/sh -e\n\n{real} "$@"\n'.encode())
+    _fake_exe(tmp_path / "bin" / "chromium", elf)
+    monkeypatch.delenv("CRUMB_CHROMIUM", raising=False)
+    monkeypatch.setenv("PLAYWRIGHT_BROWSERS_PATH", str(tmp_path / "no-downloads"))
+    monkeypatch.setenv("PATH", str(tmp_path / "bin"))
+    assert find_chromium() == real
+    (tmp_path / "bin" / "chromium-headless-shell").unlink()
+    assert find_chromium() == tmp_path / "bin" / "chromium"
+
+
+def test_playwright_download_prefers_its_headless_shell(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    elf = Path("/bin/true").read_bytes()
+    full = _fake_exe(tmp_path / "chromium-1200" / "chrome-linux" / "chrome", elf)
+    shell = _fake_exe(tmp_path / "chromium_headless_shell-1200" / "chrome-linux" / "headless_shell", elf)
+    monkeypatch.delenv("CRUMB_CHROMIUM", raising=False)
+    monkeypatch.setenv("PLAYWRIGHT_BROWSERS_PATH", str(tmp_path))
+    assert find_chromium() == shell
+    shell.unlink()
+    assert find_chromium() == full
