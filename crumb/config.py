@@ -1,4 +1,8 @@
-"""crumb.toml: the optional project config. Settings precedence: CLI > crumb.toml > preset > defaults."""
+"""crumb.toml and preset files: read them, and refuse keys CRUMB would otherwise silently ignore.
+
+Settings precedence: CLI > crumb.toml > preset > defaults. Bindings (`[roles]`) are resolved in
+crumb/actors/harness/bindings.py from the same files.
+"""
 
 from __future__ import annotations
 
@@ -10,6 +14,13 @@ from pydantic import ValidationError
 
 from crumb.settings import Settings
 
+#: top-level keys each file may hold; anything else is a typo or a misplaced section
+CONFIG_KEYS = ("preset", "roles", "settings")
+PRESET_KEYS = ("description", "roles", "settings")
+#: a misplaced top-level key -> where it belongs
+MOVED = {"bindings": "[roles]", "binding": "[roles]", "role": "[roles]", "actors": "[roles] (or [settings.actors])",
+         "presets": "preset = \"name\""}
+
 
 class ConfigError(ValueError):
     """A config or preset file is wrong; the message names the file and the fix."""
@@ -19,14 +30,34 @@ def config_path(root: Path) -> Path:
     return root / "crumb.toml"
 
 
-def load_config(root: Path) -> dict[str, Any]:
-    path = config_path(root)
-    if not path.exists():
-        return {}
+def read_toml(path: Path, *, allowed: tuple[str, ...]) -> dict[str, Any]:
+    """A TOML file as a dict; ConfigError naming the file and the fix when it is unreadable, not TOML, or
+    has a top-level key outside `allowed` (a `[bindings]` table would otherwise be dropped without a word)."""
     try:
-        return tomllib.loads(path.read_text(encoding="utf-8"))
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as err:
-        raise ConfigError(f"{path}: not valid TOML ({err}); fix the file or remove it") from None
+        data = tomllib.loads(path.read_text("utf-8"))
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{path}: not valid TOML ({exc}); fix the file") from None
+    except UnicodeDecodeError as exc:
+        raise ConfigError(f"{path}: not valid TOML (not UTF-8: bad byte at offset {exc.start}); fix the file") from None
+    except OSError as exc:
+        raise ConfigError(f"{path}: cannot read ({exc.strerror})") from None
+    for key in data:
+        if key in allowed:
+            continue
+        if key in MOVED:
+            fix = f"put it under {MOVED[key]}"
+        elif key in Settings.model_fields:
+            fix = f"settings go under [settings.{key}]"
+        else:
+            fix = "remove it or fix the spelling"
+        raise ConfigError(f"{path}: unknown key {key!r} (allowed: {', '.join(allowed)}); {fix}")
+    return data
+
+
+def load_config(root: Path) -> dict[str, Any]:
+    """crumb.toml in root, or {} when there is none."""
+    path = config_path(root)
+    return read_toml(path, allowed=CONFIG_KEYS) if path.is_file() else {}
 
 
 def load_settings(root: Path, *, preset: dict[str, Any] | None = None,

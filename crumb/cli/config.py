@@ -15,6 +15,7 @@ import click
 
 from crumb.actors.base import Binding
 from crumb.actors.harness.bindings import (
+    HARNESS_PROVIDER,
     ROLES,
     chosen_preset,
     detect_ambient,
@@ -27,6 +28,12 @@ from crumb.config import load_settings
 def _row(b: Binding) -> dict[str, Any]:
     return {"harness": b.harness, "provider": b.provider, "model": b.model, "origin": b.origin,
             **({"options": b.options} if b.options else {})}
+
+
+def _options(options: dict[str, Any]) -> str:
+    """Binding options on one short line (base_url, sandbox, command, ...), or '-'."""
+    text = " ".join(f"{k}={' '.join(map(str, v)) if isinstance(v, list) else v}" for k, v in sorted(options.items()))
+    return (text[:77] + "...") if len(text) > 80 else (text or "-")
 
 
 def _parse_roles(values: tuple[str, ...]) -> dict[str, str]:
@@ -82,13 +89,13 @@ def render(data: dict[str, Any]) -> str:
         if data.get("ambient"):
             amb = data["ambient"]
             lines.append(f"ambient: running inside {amb['harness']} ({amb['env']} is set)")
-    header = ("role", "harness", "provider", "model", "origin")
+    header = ("role", "harness", "provider", "model", "origin", "options")
     rows = [header]
     for role in ROLES:
         chain = data["roles"].get(role) or []
         for i, b in enumerate(chain):
             rows.append((role if i == 0 else "  then", b["harness"], b["provider"] or "-", b["model"] or "(default)",
-                         b["origin"]))
+                         b["origin"], _options(b.get("options") or {})))
     widths = [max(len(str(r[i])) for r in rows) for i in range(len(header))]
     lines += ["  ".join(str(c).ljust(w) for c, w in zip(r, widths, strict=True)).rstrip() for r in rows]
     for change in data.get("changes") or []:
@@ -99,6 +106,9 @@ def render(data: dict[str, Any]) -> str:
             lines.append(f"{change.get('ts')}: circuit opened for {change.get('actor')} on {change.get('adapter')} "
                          f"after {change.get('failures')} failures")
     lines.append("precedence: flag > crumb.toml > preset > ambient > fallback (local); `then` rows are the fallback chain")
+    implied = ", ".join(f"{h}: {p}" for h, p in HARNESS_PROVIDER.items())
+    lines.append(f"each row's values come from its origin; a provider not given there is implied by the harness "
+                 f"({implied}); model (default) is the harness's own default")
     return "\n".join(lines)
 
 

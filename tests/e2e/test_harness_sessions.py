@@ -1,15 +1,18 @@
 """Whole sessions through each agent harness's stand-in, via the daemon, with real QA; the circuit
 breaker swapping to the next adapter; /cancel killing a hung agent's whole process group. (A chain
 exhausted to the end — done: circuit_open — is covered by tests/core/test_routing.py: every chain
-CRUMB builds ends in the offline studio.)"""
+CRUMB builds ends in the offline studio.) Also: a command speaking the JSON contract, and /reset-circuit
+and /swap sent by a person while a session runs."""
 
 from __future__ import annotations
+
+import sys
 
 import pytest
 
 from crumb.store import paths
 from tests.daemon.conftest import crumb, drop, events, state, tagged_processes, wait_done
-from tests.harness.conftest import openai_server, standins  # noqa: F401  (fixtures)
+from tests.harness.conftest import STANDINS, openai_server, standins  # noqa: F401  (fixtures)
 from tests.wait import wait_until
 
 
@@ -29,6 +32,12 @@ def test_a_whole_session_runs_through_each_agent_cli(root, daemon, standins, har
     runs = [r for r in standins.records() if "argv" in r]
     assert len(runs) >= 3  # planner, builder, verifier: each a real run of the stand-in CLI
     assert (paths.artifacts_dir(root, sid) / "game" / "index.html").is_file()
+    # progress shows as events (the files the CLI wrote), and each run's output is in its log under the session
+    progress = [e["data"] for e in events(root, sid, "progress") if e["data"]["actor"] == "builder"]
+    assert any("index.html" in p["files"] for p in progress), progress
+    started = [e["data"] for e in events(root, sid, "effect.started") if e["data"]["actor"] == "builder"]
+    log = (paths.session_dir(root, sid) / started[0]["log"]).read_text()
+    assert log.startswith("$ ") and "# exit 0" in log and len(log.splitlines()) > 2
 
 
 def test_a_whole_session_through_an_openai_compatible_server(root, daemon, openai_server):  # noqa: F811
@@ -39,6 +48,47 @@ def test_a_whole_session_through_an_openai_compatible_server(root, daemon, opena
     assert final.done["reason"] == "pass", final.errors
     assert events(root, sid, "build")[0]["meta"]["harness"] == "openai"
     assert events(root, sid, "build")[0]["meta"].get("cost_estimated") in (True, None)
+
+
+def test_a_whole_session_through_a_command_speaking_the_json_contract(root, daemon, tmp_path):
+    agent = tmp_path / "my-agent"  # any executable: here a shell script around the example tool
+    agent.write_text(f"#!/bin/sh\nexec {sys.executable} {STANDINS / 'agent_command.py'} \"$@\"\n")
+    agent.chmod(0o755)
+    tool = f"command:{agent}"
+    out = crumb(root, "pitch", "tap the dot for 30 seconds", *[f"--role={r}={tool}" for r in ("planner", "builder", "verifier")])
+    sid = out.stdout.strip()
+    final = wait_done(root, sid, timeout=240)
+    assert final.done["reason"] == "pass", final.errors
+    for kind in ("spec", "build", "judge.score"):
+        meta = events(root, sid, kind)[0]["meta"]
+        assert (meta["harness"], meta["model"], meta["cost_usd"]) == ("command", "my-model", 0.01), (kind, meta)
+    assert final.cost_usd >= 0.03 and final.tokens >= 45  # what the command reported counts against the budgets
+
+
+PARTIAL = {"judge": {"verdict": "PARTIAL", "total": 3.0, "feedback": "plays, but the dot is tiny", "evidence": []}}
+
+
+def test_reset_circuit_and_swap_work_live(root, daemon, standins):  # noqa: F811
+    """The builder's codex fails until its circuit opens (local takes over); a person then sends
+    /reset-circuit (the next build is codex's again) and /swap builder=gemini (the next is gemini's)."""
+    standins.set(per={"codex": {"mode": "error:turn"}, "claude": {"reply": PARTIAL}})
+    sid = crumb(root, "pitch", "tap the dot for 30 seconds", "--role", "builder=codex", "--role", "verifier=claude").stdout.strip()
+    waiting = lambda n: len(events(root, sid, "judge.score")) >= n and state(root, sid).waiting_for == "approval"  # noqa: E731
+    wait_until(lambda: waiting(1), 240, "the first PARTIAL verdict")
+    assert events(root, sid, "circuit.opened")[0]["data"]["adapter"] == "codex"
+    builds = events(root, sid, "build")
+    assert [b["meta"]["harness"] for b in builds] == ["local"]
+
+    standins.set(per={"claude": {"reply": PARTIAL}})  # codex works now
+    drop(paths.session_inbox(root, sid), "reset.txt", "/reset-circuit builder\n/veto make the dot bigger\n")
+    wait_until(lambda: waiting(2), 240, "the second PARTIAL verdict")
+    assert events(root, sid, "build")[-1]["meta"]["harness"] == "codex"
+
+    drop(paths.session_inbox(root, sid), "swap.txt", "/swap builder=gemini\n/veto bigger still\n")
+    wait_until(lambda: waiting(3), 240, "the third PARTIAL verdict")
+    assert [b["meta"]["harness"] for b in events(root, sid, "build")] == ["local", "codex", "gemini"]
+    drop(paths.session_inbox(root, sid), "ok.txt", "/approve\n")
+    assert wait_done(root, sid, timeout=60).done["reason"] == "approved"
 
 
 def test_a_failing_cli_opens_the_circuit_and_the_offline_studio_takes_over(root, daemon, standins):  # noqa: F811

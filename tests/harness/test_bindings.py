@@ -134,6 +134,9 @@ def test_config_tables_with_options_and_fallback(root):
         ('[roles.builder]\nmodel = "x"\n', "needs harness"),
         ('[roles.builder]\nharness = "codex"\ncolour = "red"\n', "colour"),
         ('preset = "nope"\n', "no preset 'nope'; available: "),
+        ('[bindings.builder]\nharness = "claude"\n', r"unknown key 'bindings'.*put it under \[roles\]"),
+        ('[inbox]\nmax_bytes = 10\n', r"unknown key 'inbox'.*\[settings.inbox\]"),
+        ('prest = "claude"\n', "unknown key 'prest' .*allowed: preset, roles, settings"),
     ],
 )
 def test_bad_config_is_one_line_naming_file_and_fix(root, text, words):
@@ -143,6 +146,23 @@ def test_bad_config_is_one_line_naming_file_and_fix(root, text, words):
     assert "\n" not in str(err.value)
     if "preset" not in text:
         assert "crumb.toml" in str(err.value)
+
+
+def test_a_misplaced_table_in_a_preset_is_refused_not_ignored(root):
+    (root / "presets").mkdir()
+    (root / "presets" / "mine.toml").write_text('[bindings]\nbuilder = "codex"\n')
+    with pytest.raises(ValueError, match=r"presets/mine.toml: unknown key 'bindings'.*\[roles\]"):
+        resolve_bindings(root, preset="mine", env={})
+
+
+def test_the_command_contract_example_binds_the_builder(root):
+    """The crumb.toml a user copies from command-contract.md must bind what it says, not be ignored."""
+    doc = (REPO / "crumb" / "actors" / "harness" / "command-contract.md").read_text()
+    example = doc.split("```toml\n", 1)[1].split("```", 1)[0]
+    (root / "crumb.toml").write_text(example)
+    builder = resolve_bindings(root, env={})["builder"][0]
+    assert (builder.harness, builder.origin) == ("command", "crumb.toml")
+    assert builder.options["command"] == ["./my-agent", "--flag"]
 
 
 def test_bad_flag_names_it(root):

@@ -26,9 +26,18 @@ def test_config_show_explains_every_binding(tmp_path, monkeypatch):
     lines = result.output.splitlines()
     assert lines[0] == "preset: cross (from crumb.toml)"
     row = {line.split()[0]: line.split() for line in lines if line.split() and line.split()[0] in ("planner", "builder", "verifier")}
-    assert row["planner"][1:] == ["gemini", "google", "gemini-2.5-flash", "crumb.toml"]
-    assert row["builder"][1:] == ["claude", "anthropic", "sonnet", "preset:cross"]
-    assert row["verifier"][1:] == ["openai", "ollama", "qwen2.5-coder:7b", "flag"]
+    assert row["planner"][1:] == ["gemini", "google", "gemini-2.5-flash", "crumb.toml", "-"]
+    assert row["builder"][1:] == ["claude", "anthropic", "sonnet", "preset:cross", "-"]
+    assert row["verifier"][1:] == ["openai", "ollama", "qwen2.5-coder:7b", "flag", "-"]
+
+
+def test_config_show_prints_binding_options_and_where_implied_values_come_from(tmp_path):
+    result = crumb(tmp_path, "config", "show", "--preset", "ollama")
+    assert result.exit_code == 0, result.output
+    planner = next(line for line in result.output.splitlines() if line.startswith("planner"))
+    assert planner.split()[1:] == ["openai", "ollama", "qwen2.5-coder:7b", "preset:ollama",
+                                   "base_url=http://localhost:11434/v1", "temperature=0.2"]
+    assert "implied by the harness (claude: anthropic" in result.output
 
 
 def test_config_show_json(tmp_path):

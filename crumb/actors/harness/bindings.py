@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import os
 import shutil
-import tomllib
 from collections.abc import Mapping
 from importlib import resources
 from pathlib import Path
@@ -19,11 +18,12 @@ from pydantic import ValidationError
 
 from crumb.actors.base import Binding
 from crumb.actors.harness.registry import HARNESSES
+from crumb.config import PRESET_KEYS, load_config, read_toml
 
 ROLES: tuple[str, ...] = ("planner", "builder", "verifier", "researcher")
 #: a key that sets every role not named on its own
 ALL = ("all", "*", "default")
-CONFIG_FILE = "crumb.toml"
+CONFIG_FILE = "crumb.toml"  # read by crumb.config.load_config
 PRESETS_DIR = "presets"
 #: the provider a harness talks to when the binding names none
 HARNESS_PROVIDER = {"claude": "anthropic", "codex": "openai", "gemini": "google"}
@@ -139,24 +139,7 @@ def load_preset(root: Path, name: str) -> dict[str, Any]:
     path = preset_path(root, name)
     if path is None:
         raise ValueError(f"no preset {name!r}; available: {', '.join(preset_names(root))} (or add presets/{name}.toml)")
-    return _read_toml(path)
-
-
-def _read_toml(path: Path) -> dict[str, Any]:
-    try:
-        return tomllib.loads(path.read_text("utf-8"))
-    except tomllib.TOMLDecodeError as exc:
-        raise ValueError(f"{path}: not valid TOML ({exc}); fix the file") from None
-    except UnicodeDecodeError as exc:
-        raise ValueError(f"{path}: not valid TOML (not UTF-8: bad byte at offset {exc.start}); fix the file") from None
-    except OSError as exc:
-        raise ValueError(f"{path}: cannot read ({exc.strerror})") from None
-
-
-def load_config(root: Path) -> dict[str, Any]:
-    """crumb.toml in root, or {} when there is none."""
-    path = root / CONFIG_FILE
-    return _read_toml(path) if path.is_file() else {}
+    return read_toml(path, allowed=PRESET_KEYS)
 
 
 # ---------------------------------------------------------------- layers

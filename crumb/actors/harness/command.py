@@ -65,8 +65,8 @@ def command_argv(request: ActorRequest) -> list[str]:
     raw = request.binding.options.get("command") or request.binding.model
     if not raw:
         raise ActorError(
-            f"command {request.role}: no command given; bind e.g. --{request.role} 'command:./my-agent --fast' "
-            "or set options.command in crumb.toml"
+            f"command {request.role}: no command given; bind e.g. --role {request.role}=command:./my-agent "
+            f"or set options.command = [\"./my-agent\", \"--fast\"] under [roles.{request.role}] in crumb.toml"
         )
     argv = shlex.split(raw) if isinstance(raw, str) else [str(a) for a in raw]
     if not argv:

@@ -13,6 +13,8 @@ A stand-in is driven by the JSON control file named in $CRUMB_STANDIN_CONTROL:
   tools   number of extra tool-call events to print (progress throttling)
   record  a path: argv, stdin, cwd and selected environment are written there as JSON
   calls   a list of controls used one per invocation (the last repeats): fail, fail, ok ...
+  per     {"claude": {...}, "codex": {...}}: controls for one stand-in only (applied last), so one
+          session can have a failing builder CLI and a working verifier CLI
 """
 
 from __future__ import annotations
@@ -40,7 +42,7 @@ def control() -> dict[str, Any]:
         n = int(counter.read_text()) if counter.exists() else 0
         counter.write_text(str(n + 1))
         data = {**data, **calls[min(n, len(calls) - 1)]}
-    return data
+    return {**data, **(data.get("per") or {}).get(Path(sys.argv[0]).name, {})}
 
 
 def record(ctl: dict[str, Any], argv: list[str], stdin: str, **extra: Any) -> None:
