@@ -186,7 +186,7 @@ def read_inbox_file(path: Path, *, max_bytes: int) -> InboxRead | InboxReject | 
             source=source,
             message=(
                 f"{shown} is {total} bytes, over the inbox limit of {max_bytes} bytes: "
-                "shorten it, or raise [inbox] max_bytes in crumb.toml"
+                "shorten it, or raise max_bytes under [settings.inbox] in crumb.toml (then restart crumb watch)"
             ),
         )
     text_or_problem = _decode(bytes(kept))

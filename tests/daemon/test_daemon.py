@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import shutil
 import subprocess
+import sys
 
 import pytest
 
@@ -23,6 +24,7 @@ from tests.daemon.conftest import (
     wait_done,
     wait_until,
 )
+from tests.harness.conftest import standins  # noqa: F401  (fixture)
 
 
 def test_a_pitch_file_becomes_a_session_that_runs_to_its_end(root, daemon):
@@ -178,3 +180,75 @@ def test_a_pitch_consumed_just_before_a_crash_is_not_pitched_twice(root, qa_runn
         wait_until(lambda: not pitch.exists(), 30, "the file archived again")
     assert sessions(root) == [sid]
     assert len(events(root, sid, "goal")) == 1
+
+
+def test_the_inbox_limit_comes_from_crumb_toml_and_a_rejection_names_that_setting(root, qa_runner):
+    (root / "crumb.toml").write_text("[settings.inbox]\nmax_bytes = 200\n")
+    with RunningDaemon(root, qa_runner):
+        sid = crumb(root, "pitch", "60-second snake").stdout.strip()
+        wait_until(paths.session_inbox(root, sid).exists, 30, "the session folder")
+        inbox = paths.session_inbox(root, sid)
+        drop(inbox, "long.txt", "/note " + "x" * 300 + "\n")
+        error = wait_until(lambda: [e for e in events(root, sid, "error") if "long.txt" in e["data"]["message"]], 30,
+                           "the rejection")[0]["data"]["message"]
+        assert "over the inbox limit of 200 bytes" in error
+        assert "[settings.inbox]" in error  # the fix it names is a setting crumb.toml accepts (as this test shows)
+        wait_until((paths.session_dir(root, sid) / "archive" / "rejected" / "long.txt").is_file, 30, "kept")
+        drop(inbox, "short.txt", "/note short enough\n")
+        wait_until(lambda: events(root, sid, "user.note"), 30, "the note under the limit")
+        wait_done(root, sid)
+
+
+def test_a_line_another_process_appends_with_crumbs_writer_is_reduced_and_its_effects_run(root, daemon):
+    sid = crumb(root, "pitch", "breakout with 3 lives").stdout.strip()
+    wait_done(root, sid)
+    script = ("import sys; from pathlib import Path; from crumb.store.writer import TranscriptWriter; "
+              "TranscriptWriter(Path(sys.argv[1]), sys.argv[2], role='inbox')"
+              ".append('user.redo', {'actor': 'builder'}, from_='user', body='redo from a script')")
+    subprocess.run([sys.executable, "-c", script, str(paths.transcript_path(root, sid)), sid], check=True, timeout=60)
+    final = wait_until(lambda: (s := state(root, sid)).round == 2 and s.done is not None and s, 120, "the rebuild")
+    assert final.done["reason"] == "pass"
+    assert [e["data"]["actor"] for e in events(root, sid, "user.redo")] == ["builder"]
+
+
+def test_effects_of_different_sessions_run_at_the_same_time(root, daemon, standins):  # noqa: F811
+    standins.set(mode="hang")  # the stand-in agent CLI starts and never answers
+    stuck = crumb(root, "pitch", "snake", "--role", "planner=gemini").stdout.strip()
+    wait_until(lambda: events(root, stuck, "effect.started"), 60, "the hung planner started")
+    other = crumb(root, "pitch", "pong to 5 points").stdout.strip()
+    assert wait_done(root, other).done["reason"] == "pass"  # while the first session's planner still runs
+    assert state(root, stuck).done is None and not events(root, stuck, "spec")
+    drop(paths.session_inbox(root, stuck), "stop.txt", "/cancel\n")
+    assert wait_done(root, stuck, timeout=60).done["reason"] == "cancelled"
+
+
+def test_after_a_crash_a_paused_session_stays_paused_and_an_ended_one_stays_ended(root, qa_runner):
+    ended = crumb(root, "pitch", "whack-a-mole for 30 seconds").stdout.strip()
+    held = crumb(root, "pitch", "memory cards with 8 pairs").stdout.strip()
+    drop(paths.session_inbox(root, held), "pause.txt", "/pause\n")  # waiting before the daemon starts: no race
+    proc = start_watch(root)
+    try:
+        wait_done(root, ended)
+        wait_until(lambda: (s := state(root, held)).paused and s.deferred and not s.pending, 60, "held, nothing running")
+    finally:
+        kill9(proc)
+    ended_seq, held_seq = state(root, ended).last_seq, state(root, held).last_seq
+    with RunningDaemon(root, qa_runner):
+        drop(paths.session_inbox(root, held), "note.txt", "/note still there?\n")
+        wait_until(lambda: events(root, held, "user.note"), 30, "the restarted daemon took the note")
+        after = [e["kind"] for e in events(root, held) if e["seq"] > held_seq]
+        assert after == ["user.note"]  # nothing held back was dispatched
+        assert state(root, held).paused and state(root, held).done is None
+        assert state(root, ended).last_seq == ended_seq  # nothing done again
+        drop(paths.session_inbox(root, held), "resume.txt", "/resume\n")
+        assert wait_done(root, held).done["reason"] == "pass"
+
+
+def test_the_polling_backend_runs_pitches_and_steering_too(root, qa_runner):
+    with RunningDaemon(root, qa_runner, poll=True) as running:
+        assert running.daemon.watcher.backend == "poll"
+        drop(root / "inbox", "idea.md", "pong to 3 points\n")
+        sid = wait_until(lambda: sessions(root) and sessions(root)[0], 30, "a session")
+        assert wait_done(root, sid).done["reason"] == "pass"
+        drop(paths.session_inbox(root, sid), "note.txt", "/note polled\n")
+        wait_until(lambda: events(root, sid, "user.note"), 30, "the polled note")

@@ -1,0 +1,105 @@
+"""The `crumb` commands a person scripts with, run as real processes against a real daemon: the
+session commands' output and exit codes, the steering shortcuts, progress only on a terminal, and
+`crumb run` doing a whole pitch in one process."""
+
+from __future__ import annotations
+
+import json
+import os
+import pty
+import subprocess
+import sys
+from pathlib import Path
+
+from ulid import ULID
+
+from crumb.daemon.lock import daemon_status
+from tests.daemon.conftest import crumb, events, state, wait_done
+from tests.harness.conftest import standins  # noqa: F401  (fixture)
+from tests.wait import wait_until
+
+
+def test_pitch_wait_ls_status_tail_and_wait_exit_codes(root, daemon, standins):  # noqa: F811
+    passed = crumb(root, "pitch", "60-second snake", "--wait")
+    assert passed.returncode == 0, passed.stderr
+    sid = passed.stdout.strip()
+    assert "done (pass)" in passed.stderr and "planning" not in passed.stderr  # piped: no progress lines
+
+    listed = [json.loads(line) for line in crumb(root, "ls", "--json").stdout.splitlines()]
+    assert [(s["session"], s["phase"]) for s in listed] == [(sid, "done")]
+    assert sid in crumb(root, "ls").stdout
+    status = json.loads(crumb(root, "status", sid[-6:], "--json").stdout)
+    assert status["done"]["reason"] == "pass" and status["pending"] == []
+    last_two = [json.loads(line) for line in crumb(root, "tail", sid, "-n", "2", "--json").stdout.splitlines()]
+    assert [e["kind"] for e in last_two] == ["audit", "done"]
+    followed = crumb(root, "tail", sid, "-f", "-n", "1", timeout=60)  # -f ends once the session is done
+    assert followed.returncode == 0 and "done" in followed.stdout
+
+    assert crumb(root, "wait", sid).returncode == 0
+    standins.set(mode="hang")  # a planner that never answers: the session is surely still running when cancelled
+    cancelled = crumb(root, "pitch", "breakout with 3 lives", "--role", "planner=gemini").stdout.strip()
+    wait_until(lambda: events(root, cancelled, "effect.started"), 60, "the second session's planner")
+    assert crumb(root, "cancel", cancelled).returncode == 0
+    assert crumb(root, "wait", cancelled).returncode == 1  # done, but not with PASS
+    never = str(ULID())  # an id nothing will ever run
+    late = crumb(root, "wait", never, "--timeout", "0.5")
+    assert late.returncode == 2 and "still" in late.stderr
+
+
+def test_steering_shortcuts_write_inbox_files_that_become_user_events(root, daemon):
+    sid = crumb(root, "pitch", "pong to 5 points").stdout.strip()
+    wait_done(root, sid)
+    for args in (["pause", sid, "builder"], ["resume", sid, "@builder"], ["veto", sid, "too", "slow"],
+                 ["approve", sid], ["steer", sid, "@builder", "make it red"]):
+        out = crumb(root, *args)
+        assert out.returncode == 0, out.stderr
+        assert out.stdout.startswith(f"sessions/{sid}/inbox/steer-")  # the file it dropped, like any tool would
+    wait_until(lambda: events(root, sid, "user.intervene"), 30, "the last message")
+    got = [(e["kind"], e["data"].get("actor") or e["data"].get("reason")) for e in events(root, sid)
+           if e["kind"].startswith("user.")]
+    assert got == [("user.pause", "builder"), ("user.resume", "builder"), ("user.veto", "too slow"),
+                   ("user.approve", None), ("user.intervene", "builder")]
+    assert all(e["data"]["source"]["name"].startswith("steer-") for e in events(root, sid) if e["kind"].startswith("user."))
+
+
+def test_wait_shows_progress_on_a_terminal(root, daemon):
+    sid = crumb(root, "pitch", "flappy bird with 3 lives").stdout.strip()
+    main, side = pty.openpty()
+    proc = subprocess.Popen([sys.executable, "-m", "crumb", "--root", str(root), "wait", sid],
+                            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=side)
+    os.close(side)
+    shown = b""
+    while chunk := _read(main):
+        shown += chunk
+    os.close(main)
+    assert proc.wait(timeout=60) == 0
+    lines = shown.decode().splitlines()
+    assert any(line.strip().endswith("done · round 1") for line in lines), lines
+    assert any("done (pass)" in line for line in lines)
+
+
+def _read(fd: int) -> bytes:
+    try:
+        return os.read(fd, 4096)
+    except OSError:  # EIO: the other side closed
+        return b""
+
+
+def test_run_does_one_pitch_in_this_process_and_prints_the_game(root):
+    out = crumb(root, "run", "60-second whack-a-mole", timeout=300)
+    assert out.returncode == 0, out.stderr
+    game = Path(out.stdout.strip())
+    assert game.name == "index.html" and game.is_file()
+    sid = game.parent.parent.parent.name
+    assert state(root, sid).done["reason"] == "pass"
+    assert not daemon_status(root)["running"]  # the in-process daemon is gone with it
+
+
+def test_waiting_with_no_daemon_says_how_to_start_one_and_keeps_the_pitch(root):
+    out = crumb(root, "pitch", "60-second snake", "--wait", "--timeout", "1")
+    assert out.returncode == 2
+    hint = [line for line in out.stderr.splitlines() if "no crumb daemon is watching" in line]
+    assert len(hint) == 1 and f"crumb --root {root} watch" in hint[0]
+    assert [p.name.startswith("pitch-") for p in (root / "inbox").iterdir()] == [True]  # kept for when one starts
+    again = crumb(root, "wait", out.stdout.strip(), "--timeout", "0.5")
+    assert again.returncode == 2 and "no crumb daemon is watching" in again.stderr
