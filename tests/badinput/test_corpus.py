@@ -55,8 +55,8 @@ def test_agent_output(tmp_path: Path, case: Case) -> None:
 
 
 @pytest.mark.parametrize("case", by("game"))
-def test_game(qa_runner: Any, case: Case) -> None:
-    run_game(qa_runner, case)
+def test_game(qa_runner: Any, tmp_path: Path, case: Case) -> None:
+    run_game(qa_runner, tmp_path, case)
 
 
 @pytest.mark.parametrize("case", by("studio"))

@@ -93,8 +93,11 @@ def run_chaos(root: Path, qa_runner, *, sessions: int, kills: int, seed: int) ->
     # a last, in-process daemon finishes whatever is left, so its live state can be compared with replay
     with RunningDaemon(root, qa_runner) as final:
         for sid in ids:
-            wait_until(lambda: state(root, sid).done is not None and not any(
-                p.is_file() for p in paths.session_inbox(root, sid).iterdir()), 300, f"{sid} finished")
+            try:
+                wait_until(lambda: state(root, sid).done is not None and not any(
+                    p.is_file() for p in paths.session_inbox(root, sid).iterdir()), 300, f"{sid} finished")
+            except AssertionError as err:
+                raise AssertionError(f"{err}; {where_it_stands(root, sid)}") from None
         live = {sid: final.daemon.sessions[sid].state.state_hash() for sid in ids}
 
     recorded_once = 0
@@ -112,6 +115,17 @@ def run_chaos(root: Path, qa_runner, *, sessions: int, kills: int, seed: int) ->
     assert orphans == 0, f"{orphans} daemon(s) left processes behind"
     return {"sessions": len(ids), "kills": kills_done, "files_dropped": drops, "recorded_exactly_once": recorded_once,
             "orphans": orphans, "seed": seed}
+
+
+def where_it_stands(root: Path, sid: str) -> str:
+    """What a session that did not finish was doing: its last events, what is pending, what is unread
+    (pytest's temporary folders do not outlive other runs for long, so the failure message must say it)."""
+    last = [f"#{e['seq']} {e['kind']} {e.get('body', '')[:60]}"
+            for e in read_events(paths.transcript_path(root, sid))][-8:]
+    pending = [f"{e['kind']} {e.get('actor') or ''} attempt {e.get('attempt', 1)}"
+               for e in state(root, sid).pending.values()]
+    unread = sorted(p.name for p in paths.session_inbox(root, sid).iterdir() if p.is_file())
+    return f"last events {last}; pending {pending}; unread in its inbox {unread}"
 
 
 def left_behind(tag: str, timeout: float = 30) -> int:
