@@ -79,8 +79,6 @@ def test_an_agent_killed_mid_run_is_recorded_retried_and_the_session_finishes(ro
     assert gone(pid)
 
 
-@pytest.mark.xfail(strict=True, reason="issue #8 gap: agents run in a session of their own and nothing ends "
-                   "them when the daemon dies (crumb/actors/harness/process.py)")
 def test_an_agent_does_not_outlive_a_killed_daemon(tmp_path: Path) -> None:
     """The daemon is SIGKILLed while an agent runs: the agent must go with it (the restarted daemon runs
     the effect again, so a survivor would be a second agent doing the same work unseen)."""

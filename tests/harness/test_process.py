@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import os
 import sys
 import threading
 import time
+from pathlib import Path
 
 import pytest
 
@@ -170,3 +172,27 @@ def test_a_long_json_line_arrives_whole(tmp_path):
     code = "import json; print(json.dumps({'content': 'z' * 3_000_000}))"
     res = run([PY, "-c", code], tmp_path, on_line=lines.append)
     assert res.ok and len(lines) == 1 and len(lines[0]) == len('{"content": ""}') + 3_000_000
+
+
+def _children_of_this_process() -> list[str]:
+    """Command lines of this process's live children (the run's reaper would be one)."""
+    me, out = str(os.getpid()), []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+            if fields[1] == me and fields[0] != "Z":
+                out.append((stat.parent / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace"))
+        except (OSError, IndexError):
+            continue
+    return out
+
+
+def test_a_run_leaves_no_reaper_behind(tmp_path):
+    """Each run has a reaper that kills the agent's group should CRUMB die; a run that ends normally
+    takes its reaper with it (one left per run would pile up in a daemon that runs for days)."""
+    seen: list[list[str]] = []
+    res = run([PY, "-c", "print('working', flush=True); import time; time.sleep(0.5)"], tmp_path,
+              on_line=lambda _line: seen.append(_children_of_this_process()))
+    assert res.ok
+    assert any("killpg" in cmd for cmd in seen[0]), f"no reaper beside the running agent: {seen[0]}"
+    assert not any("killpg" in cmd for cmd in _children_of_this_process())

@@ -1,7 +1,9 @@
 """Run one agent CLI as a child process under CRUMB's limits.
 
 Each run gets its own process group, so a timeout or /cancel kills the agent *and* everything it
-spawned (shells, dev servers, test runners). Output is streamed to a per-run log as it arrives and
+spawned (shells, dev servers, test runners). A tiny reaper process watches CRUMB for each run: if CRUMB
+dies (even by SIGKILL, which no handler sees), the reaper kills the agent's group, so a restarted daemon
+never finds an unseen agent still doing the work it is about to start again. Output is streamed to a per-run log as it arrives and
 handed line by line to the adapter, which turns it into progress and a result.
 """
 
@@ -10,6 +12,7 @@ from __future__ import annotations
 import os
 import signal
 import subprocess
+import sys
 import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -86,6 +89,32 @@ def kill_group(pgid: int, grace_s: float = KILL_GRACE_S) -> None:
         os.killpg(pgid, signal.SIGKILL)
     except (ProcessLookupError, PermissionError):
         pass
+
+
+#: The reaper: blocks on a pipe only CRUMB holds open; the pipe closes when CRUMB dies, then the group goes.
+_REAPER = ("import os, signal, sys\n"
+           "sys.stdin.buffer.read()\n"
+           "try:\n    os.killpg(int(sys.argv[1]), signal.SIGKILL)\nexcept OSError:\n    pass\n")
+
+
+def start_reaper(pgid: int) -> subprocess.Popen[bytes] | None:
+    """A process that kills group `pgid` when this process dies; stop it with stop_reaper once the run is over."""
+    try:
+        return subprocess.Popen([sys.executable, "-I", "-S", "-c", _REAPER, str(pgid)], stdin=subprocess.PIPE,
+                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env={},
+                                start_new_session=True)  # apart from CRUMB's group: a signal to it spares the reaper
+    except OSError:
+        return None
+
+
+def stop_reaper(reaper: subprocess.Popen[bytes] | None) -> None:
+    """The run ended under CRUMB's eyes: the reaper goes without killing (the group's id may be reused)."""
+    if reaper is None:
+        return
+    reaper.kill()
+    reaper.wait()
+    if reaper.stdin is not None:
+        reaper.stdin.close()
 
 
 def group_alive(pgid: int) -> bool:
@@ -227,6 +256,7 @@ def run_process(
         if log is not None:
             log.close()
         raise
+    reaper = start_reaper(proc.pid)
     run = _Run(log, on_line, max_output_bytes)
     assert proc.stdout is not None and proc.stderr is not None
     pumps = [_Pump("stdout", proc.stdout, run), _Pump("stderr", proc.stderr, run)]
@@ -262,6 +292,7 @@ def run_process(
             run.cond.wait(timeout=max(0.005, min(deadline - now, POLL_S)))
     # Whatever happened, nothing of this run may outlive it.
     kill_group(proc.pid, grace_s=KILL_GRACE_S if stopped in (None, "cancel", "wall", "idle") else 0.2)
+    stop_reaper(reaper)
     if stopped is None and proc.returncode is None:
         proc.wait()
     else:
