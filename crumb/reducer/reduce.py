@@ -636,7 +636,13 @@ def _on_budget(state: SessionState, ctx: _Ctx, data: dict[str, Any]) -> None:
     if name not in known:
         _refuse(state, ctx, f"unknown budget {name!r}; known budgets: {', '.join(known)}")
         return
-    state.budget_overrides[name] = float(data.get("value", 0))
+    value = float(data.get("value", 0))
+    used = state.budget_use()[name]["used"]
+    if value < used:  # a limit already passed cannot be kept; stopping now is what `cancel` is for
+        _refuse(state, ctx, f"budget {name}: {used:g} already used, so a limit of {value:g} cannot hold; "
+                            f"give at least {used:g} (that stops before any more), or cancel the session")
+        return
+    state.budget_overrides[name] = value
     if name in BUDGETS_BY_USAGE and name in state.warned:
         state.warned.remove(name)
     _set_limits(state)

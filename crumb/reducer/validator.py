@@ -5,9 +5,11 @@ routing uses the corrected verdict. Rules, in the order they run:
 
   spec_has_criteria   a spec without acceptance criteria cannot pass: FAIL, Critical (re-plan)
   build_has_files     a build without files cannot pass: FAIL, Important
-  exec_from_qa        runs / controls / rules / performance are set from QA facts, not the model
-                      (when the judge scored dimensions at all)
-  total_from_scores   the total is the mean of the (corrected) dimension scores
+  exec_from_qa        runs / controls / rules / performance are set from QA facts, not the model,
+                      whether the judge scored dimensions or gave only a total
+  total_from_scores   the total is the mean of the (corrected) dimension scores; a bare total stands
+                      for the dimensions a model judges (goal_fit, visuals), so it cannot carry
+                      execution QA did not see
   cited_evidence      citing an id that was not in the Verifier's input costs 0.5 each (at most 2)
   self_bias           judge and builder on the same provider: total minus a discount
   probe_fail_cap      any failed acceptance probe caps the total
@@ -21,6 +23,8 @@ from __future__ import annotations
 from typing import Any
 
 from crumb.protocol.game import DIMENSIONS, EXEC_DIMENSIONS
+
+JUDGED_DIMENSIONS = tuple(d for d in DIMENSIONS if d not in EXEC_DIMENSIONS)
 
 RULES = (
     "spec_has_criteria",
@@ -87,7 +91,8 @@ def validate(
     severity: str | None = judge.get("severity")
     total = float(judge.get("total", 0.0))
     feedback: list[str] = [judge.get("feedback", "")] if judge.get("feedback") else []
-    scores = {k: float(v.get("score", 0.0)) for k, v in (judge.get("scores") or {}).items() if isinstance(v, dict)}
+    given = judge.get("scores") or {}
+    scores = {d: float(given[d].get("score", 0.0)) for d in DIMENSIONS if isinstance(given.get(d), dict)}
 
     def correct(rule: str, field: str, before: Any, after: Any, reason: str) -> None:
         corrections.append({"rule": rule, "field": field, "before": before, "after": after, "reason": reason})
@@ -107,16 +112,22 @@ def validate(
     if build is not None and not ((build.get("manifest") or {}).get("files") or []):
         demote("build_has_files", "FAIL", "Important", "the build produced no files")
 
-    if qa is not None and scores:  # a judge that scored no dimension keeps its bare total
+    bare = not scores
+    if qa is not None:
+        if bare:  # a total alone is the model's view of what it can judge; execution is QA's to say
+            scores = {d: total for d in JUDGED_DIMENSIONS}
         for dim, value in qa_scores(qa).items():
             before = scores.get(dim)
             if before != value:
                 correct("exec_from_qa", f"scores.{dim}", before, value, f"{dim} is measured by QA, not judged")
                 scores[dim] = value
     if scores:
-        mean = round(sum(scores.get(d, 0.0) for d in DIMENSIONS if d in scores) / len(scores), 2)
+        mean = round(sum(scores.values()) / len(scores), 2)
         if abs(mean - total) > 0.01:
-            correct("total_from_scores", "total", total, mean, "the total is the mean of the dimension scores")
+            why = "the total is the mean of the dimension scores"
+            if bare:
+                why += f" (the judge gave only a total: it stands for {', '.join(JUDGED_DIMENSIONS)}; the rest is QA's)"
+            correct("total_from_scores", "total", total, mean, why)
             total = mean
 
     cited = set(judge.get("evidence") or [])

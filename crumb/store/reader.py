@@ -20,6 +20,7 @@ from pydantic import ValidationError
 from ulid import ULID
 
 from crumb.protocol.events import KINDS, SCHEMA_VERSION, parse_event
+from crumb.store.durable import fsync_dir
 
 log = logging.getLogger("crumb.store")
 
@@ -74,7 +75,15 @@ def repair_locked(path: Path, fd: int) -> Path | None:
     n = 1
     while (aside := path.with_name(f"{path.name}.torn-{n}")).exists():
         n += 1
-    aside.write_bytes(torn)
+    aside_fd = os.open(aside, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+    try:
+        view = memoryview(torn)
+        while view:
+            view = view[os.write(aside_fd, view):]
+        os.fsync(aside_fd)  # the torn bytes are durable aside before the transcript lets go of them
+    finally:
+        os.close(aside_fd)
+    fsync_dir(path.parent)
     os.ftruncate(fd, good)
     os.fsync(fd)
     log.warning("%s: torn last line (%d bytes) moved to %s", path, len(torn), aside.name)

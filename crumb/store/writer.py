@@ -3,7 +3,8 @@
 Every append is validated in full, gets the next `seq`, a ULID that is greater than the last one in
 the file and a UTC timestamp that never goes backwards — all under an inter-process `flock` on the
 transcript itself — and lands as one line in one `write`. A torn tail left by a crash is moved aside
-before the next append, never rewritten.
+before the next append, never rewritten. With the durable policy the first line of a new transcript
+also syncs its folder and the sessions folder, so a power cut cannot lose the file's name.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from pydantic import BaseModel, ValidationError
 from ulid import ULID
 
 from crumb.protocol.events import GROUND_TRUTH_KINDS, KINDS, SCHEMA_VERSION, Meta, parse_event
+from crumb.store.durable import fsync_new_file, make_dirs
 from crumb.store.reader import TranscriptError, last_event, repair_locked
 
 Role = Literal["dispatcher", "inbox"]
@@ -72,7 +74,7 @@ class TranscriptWriter:
     @contextmanager
     def locked(self) -> Iterator[int]:
         """The transcript's fd with the exclusive inter-process lock held."""
-        self.path.parent.mkdir(parents=True, exist_ok=True)
+        make_dirs(self.path.parent, durable=self.fsync == "always")
         fd = os.open(self.path, os.O_RDWR | os.O_APPEND | os.O_CREAT, 0o644)
         try:
             fcntl.flock(fd, fcntl.LOCK_EX)
@@ -143,6 +145,8 @@ class TranscriptWriter:
                 raise OSError(f"short write ({n} of {len(line)} bytes)")
             if self.fsync == "always":
                 os.fsync(fd)
+                if size == 0:  # a new transcript: its name is durable only once its folders are synced
+                    fsync_new_file(self.path)
         except OSError as err:
             os.ftruncate(fd, size)  # leave no half line behind (disk full, quota, I/O error)
             raise TranscriptError(f"{self.path}: append failed, nothing written: {err}") from err

@@ -2,6 +2,12 @@
 
 from __future__ import annotations
 
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
 import pytest
 
 from crumb.reducer.reduce import reduce
@@ -13,262 +19,298 @@ def kinds(effects: list[dict]) -> list[str]:
             for e in effects]
 
 
-# ------------------------------------------------------------------ the main table
+# ------------------------------------------------------------------ every cell of the routing table, as one table
+
+Given = Callable[[], Sim]
+Step = Callable[[Sim], list[dict]]
+Check = Callable[[Sim, list[dict]], Any]
 
 
-def test_goal_runs_planner_with_the_pitch():
-    sim = Sim()
-    effects = sim.send("goal", {"pitch": "60-second snake"})
-    assert kinds(effects) == ["run_actor:planner"]
-    assert effects[0]["input"]["pitch"] == "60-second snake"
-    assert effects[0]["id"].startswith(sim.events[-1]["id"])  # derived from its cause
-    assert sim.state.phase == "planning"
+@dataclass(frozen=True)
+class Row:
+    """One case of a routing cell: a session at some point, one event, what it must cause."""
+
+    cell: str  # the cell's event column in ARCHITECTURE.md, without its parenthesis and leading "·"
+    name: str
+    given: Given
+    event: Step
+    effects: list[str] | None  # the kinds of the effects the event causes (None: checked below instead)
+    then: tuple[tuple[str, Check, Any], ...] = ()  # (what, measure, expected)
 
 
-def test_research_plan_runs_researcher_and_evidence_returns_to_planner():
-    sim = Sim()
-    sim.send("goal", {"pitch": "a game about bees"})
-    effects = sim.answer("planner", "research.plan", {"questions": ["which genre?"], "candidates": ["snake"]})
-    assert kinds(effects) == ["run_actor:researcher"]
-    assert effects[0]["input"]["plan"]["questions"] == ["which genre?"]
-    item = {"id": "cat:snake", "source": "catalogue", "title": "Snake", "text": "eat, grow"}
-    effects = sim.answer("researcher", "research.evidence", {"items": [item]})
-    assert kinds(effects) == ["run_actor:planner"]
-    assert effects[0]["input"]["evidence"] == [item]
+def play(sim: Sim, *steps: Step) -> Sim:
+    for step in steps:
+        step(sim)
+    return sim
 
 
-def test_spec_runs_builder_with_spec_round_and_seed():
-    sim = Sim()
+def planning(**kw: Any) -> Sim:
+    sim = Sim(**kw)
     sim.send("goal", {"pitch": "snake"})
-    effects = sim.answer("planner", "spec", spec_data())
-    assert kinds(effects) == ["run_actor:builder"]
-    assert effects[0]["input"]["spec"]["genre"] == "snake"
-    assert effects[0]["input"]["round"] == 1
+    return sim
 
 
-def test_build_runs_qa_with_build_identity_and_criteria():
-    sim = Sim()
+def building(**kw: Any) -> Sim:
+    sim = Sim(**kw)
     sim.to_spec()
-    effects = sim.answer("builder", "build", {"manifest": manifest()})
-    assert kinds(effects) == ["qa_check:qa"]
-    assert effects[0]["build"] == sim.events[-1]["id"]
-    assert len(effects[0]["criteria"]) == 3
-    assert effects[0]["manifest"]["files"][0]["path"] == "f0.html"
+    return sim
 
 
-@pytest.mark.parametrize("ok", [True, False])
-def test_qa_result_always_runs_verifier_on_projected_evidence(ok):
-    sim = Sim()
-    sim.to_spec()
-    sim.answer("builder", "build", {"manifest": manifest()})
-    effects = sim.answer("qa", "qa.result", qa_data(ok))
-    assert kinds(effects) == ["run_actor:verifier"]
-    projected = effects[0]["input"]
-    assert set(projected) == {"goal", "spec", "build", "qa"}
-    assert projected["qa"]["ok"] is ok and projected["qa"]["id"] == sim.events[-1]["id"]
+def judging(ok: bool = True, **kw: Any) -> Sim:
+    sim = building(**kw)
+    sim.to_qa(ok=ok)
+    return sim
 
 
-def test_judge_score_goes_through_the_validator_as_an_audit_event():
-    sim = Sim()
-    sim.to_spec()
-    sim.to_qa()
-    effects = sim.answer("verifier", "judge.score", judge_data("PASS", total=4.9))
-    assert kinds(effects) == ["record:audit"]
-    audit = effects[0]["event"]["data"]
-    assert audit["judge"] == sim.events[-1]["id"]
-    assert audit["verdict"] == "PASS"
-
-
-def test_pass_ends_done_with_reason_pass():
-    sim = Sim()
-    sim.to_spec()
-    sim.to_qa()
-    sim.judge("PASS", total=5.0)
-    done = sim.pending("record")
-    assert done["event"]["kind"] == "done" and done["event"]["data"]["reason"] == "pass"
-    sim.finish()
-    assert sim.state.done["reason"] == "pass" and sim.state.phase == "done"
-    assert sim.state.pending == {}
-
-
-def test_partial_waits_for_a_person_then_approve_ends_approved():
-    sim = Sim()
-    sim.to_spec()
-    sim.to_qa()
+def waiting() -> Sim:
+    sim = judging()
     sim.judge("PARTIAL", total=3.0)
-    assert sim.state.phase == "waiting" and sim.state.waiting_for == "approval"
-    assert sim.state.pending == {}
-    effects = sim.send("user.approve", {})
-    assert kinds(effects) == ["record:done"]
+    return sim
+
+
+def judged(verdict: str, severity: str | None = None, total: float = 4.5) -> Step:
+    """The Verifier's score, then its audit: the audit is what routes."""
+    def step(sim: Sim) -> list[dict]:
+        sim.answer("verifier", "judge.score", judge_data(verdict, severity, total))
+        return sim.record("audit")
+    return step
+
+
+def failed(actor: str) -> Step:
+    def step(sim: Sim) -> list[dict]:
+        run = sim.pending("run_actor", actor)
+        return sim.send("effect.failed", {"effect_id": run["id"], "kind": "run_actor", "error": "boom"},
+                        effect=run["id"], from_="dispatcher")
+    return step
+
+
+def recorded(kind: str) -> Step:
+    return lambda sim: sim.record(kind)
+
+
+def done_reason(sim: Sim, effects: list[dict]) -> str:
+    """Let the dispatcher record the pending done; the reason the session ended with."""
     sim.finish()
-    assert sim.state.done["reason"] == "approved"
+    assert sim.state.phase == "done" and sim.state.pending == {}
+    return sim.state.done["reason"]
 
 
-@pytest.mark.parametrize("command,data", [("user.veto", {"reason": "too slow"}), ("user.intervene", {"text": "too slow"})])
-def test_partial_then_veto_or_steer_sends_builder_to_fix_with_the_words(command, data):
-    sim = Sim()
-    sim.to_spec()
-    sim.to_qa()
-    sim.judge("PARTIAL", total=3.0)
-    effects = sim.send(command, data)
-    assert kinds(effects) == ["run_actor:builder"]
-    run = effects[0]["input"]
-    assert "too slow" in (run["feedback"] or "") + " ".join(run["steering"])
-    assert sim.state.fixes == 1 and run["round"] == 2
+def first(*path: str | int) -> Check:
+    """effects[0] followed down `path`."""
+    def measure(sim: Sim, effects: list[dict]) -> Any:
+        value: Any = effects[0]
+        for key in path:
+            value = value[key]
+        return value
+    return measure
 
 
-@pytest.mark.parametrize("verdict", ["FAIL", "REJECT"])
-def test_critical_failure_sends_planner_to_redesign(verdict):
-    sim = Sim()
-    sim.to_spec()
-    sim.to_qa()
-    sim.judge(verdict, "Critical", total=1.0)
-    effect = sim.pending("run_actor", "planner")
-    assert effect["input"]["previous_spec"]["genre"] == "snake"
-    assert effect["input"]["feedback"]
-    assert sim.state.redesigns == 1
+def pending(actor: str, *path: str) -> Check:
+    """The one pending run of `actor`, followed down `path`."""
+    def measure(sim: Sim, effects: list[dict]) -> Any:
+        value: Any = sim.pending("run_actor", actor)
+        for key in path:
+            value = value[key]
+        return value
+    return measure
 
 
-@pytest.mark.parametrize("verdict", ["FAIL", "REJECT"])
-@pytest.mark.parametrize("severity", ["Important", "Minor"])
-def test_lesser_failure_sends_builder_to_fix_with_feedback_and_qa(verdict, severity):
-    sim = Sim()
-    sim.to_spec()
-    sim.to_qa(ok=False)
-    sim.judge(verdict, severity, total=1.0)
-    effect = sim.pending("run_actor", "builder")
-    assert effect["input"]["feedback"] and effect["input"]["qa"]["ok"] is False
-    assert sim.state.fixes == 1
+def state(name: str) -> Check:
+    return lambda sim, effects: getattr(sim.state, name)
 
 
-def test_the_first_build_carries_the_fault_and_fixes_do_not():
-    sim = Sim(fault="syntax")
-    sim.send("goal", {"pitch": "snake"})
-    first = sim.answer("planner", "spec", spec_data())[0]
-    assert first["input"]["fault"] == "syntax"
-    sim.answer("builder", "build", {"manifest": manifest()})
-    sim.answer("qa", "qa.result", qa_data(False))
-    sim.judge("FAIL", "Important", 1.0)
-    assert sim.pending("run_actor", "builder")["input"]["fault"] is None
+ITEM = {"id": "cat:snake", "source": "catalogue", "title": "Snake", "text": "eat, grow"}
+PLAN = {"questions": ["which genre?"], "candidates": ["snake"]}
+CHAIN = {"builder": [{"harness": "claude"}, {"harness": "local"}]}
+CIRCUIT = {"settings": {"circuit": {"failures": 2}}, "bindings": CHAIN}
+TOKENS = {"budgets": {"tokens": 1000, "warn_at": 0.5}}
 
 
-# ------------------------------------------------------------------ actor failure, circuit breaker
-
-
-def test_actor_failure_retries_then_opens_circuit_and_swaps_to_next_adapter():
-    chain = {"builder": [{"harness": "claude"}, {"harness": "local"}]}
-    sim = Sim(settings={"circuit": {"failures": 2}}, bindings=chain)
-    sim.to_spec()
-    first = sim.pending("run_actor", "builder")
-    assert first["binding"]["harness"] == "claude"
-    effects = sim.send("effect.failed", {"effect_id": first["id"], "kind": "run_actor", "error": "boom"},
-                       effect=first["id"], from_="dispatcher")
-    assert kinds(effects) == ["run_actor:builder"] and effects[0]["attempt"] == 2
-    effects = sim.send("effect.failed", {"effect_id": effects[0]["id"], "kind": "run_actor", "error": "boom"},
-                       effect=effects[0]["id"], from_="dispatcher")
-    assert kinds(effects) == ["record:circuit.opened"]
-    effects = sim.record("circuit.opened")
-    assert kinds(effects) == ["record:adapter.swapped"]
-    effects = sim.record("adapter.swapped")
-    assert kinds(effects) == ["run_actor:builder"]
-    assert effects[0]["binding"]["harness"] == "local"
-    assert effects[0]["input"]["spec"]["genre"] == "snake"
-
-
-def test_exhausted_chain_ends_done_circuit_open():
-    sim = Sim(settings={"circuit": {"failures": 1}}, bindings={"planner": [{"harness": "codex"}]})
-    sim.send("goal", {"pitch": "snake"})
+def started_with_tokens(sim: Sim) -> list[dict]:
     run = sim.pending("run_actor", "planner")
-    sim.send("effect.failed", {"effect_id": run["id"], "kind": "run_actor", "error": "exit 1"}, effect=run["id"],
-             from_="dispatcher")
-    effects = sim.record("circuit.opened")
-    assert kinds(effects) == ["record:done"]
-    sim.finish()
-    assert sim.state.done["reason"] == "circuit_open"
+    return sim.send("effect.started", {"effect_id": run["id"], "kind": "run_actor"}, effect=run["id"],
+                    from_="dispatcher", meta={"tokens_in": 400, "tokens_out": 200})
 
 
-def test_success_resets_the_failure_count():
-    sim = Sim(settings={"circuit": {"failures": 2}})
-    sim.send("goal", {"pitch": "snake"})
+def progress_with_tokens(sim: Sim) -> list[dict]:
     run = sim.pending("run_actor", "planner")
-    sim.send("effect.failed", {"effect_id": run["id"], "kind": "run_actor", "error": "x"}, effect=run["id"], from_="dispatcher")
-    assert sim.state.failures["planner"] == 1
-    sim.answer("planner", "spec", spec_data())
-    assert sim.state.failures["planner"] == 0
+    return sim.send("progress", {"effect_id": run["id"], "actor": "planner", "message": "x"}, effect=run["id"],
+                    from_="planner", meta={"tokens_in": 500})
 
 
-# ------------------------------------------------------------------ budgets
+def builder_fix(verdict: str, severity: str) -> Row:
+    return Row("FAIL or REJECT, severity Important/Minor", f"{verdict}-{severity}-builder-fixes-with-feedback-and-qa",
+               lambda: judging(ok=False), judged(verdict, severity, 1.0), None,
+               (("the fix gets the feedback", lambda s, fx: bool(pending("builder", "input", "feedback")(s, fx)), True),
+                ("and QA's evidence", pending("builder", "input", "qa", "ok"), False),
+                ("a fix round is counted", state("fixes"), 1)))
 
 
-def test_fix_budget_ends_done_budget_naming_fixes():
-    sim = Sim(settings={"budgets": {"fixes": 1}})
-    sim.to_spec()
-    sim.to_qa(ok=False)
-    sim.judge("FAIL", "Important", 1.0)
-    sim.to_qa(ok=False)
-    effects = sim.answer("verifier", "judge.score", judge_data("FAIL", "Important", 1.0))
-    effects = sim.record("audit")
-    assert kinds(effects) == ["record:done"]
-    assert effects[0]["event"]["data"]["reason"] == "budget" and "fixes" in effects[0]["event"]["data"]["detail"]
+def partial_then(command: str, data: dict) -> Row:
+    def words(sim: Sim, effects: list[dict]) -> bool:
+        run = effects[0]["input"]
+        return "too slow" in (run["feedback"] or "") + " ".join(run["steering"])
+    return Row("PARTIAL", f"{command}-sends-builder-to-fix-with-the-words", waiting, lambda s: s.send(command, data),
+               ["run_actor:builder"], (("the builder gets the person's words", words, True),
+                                       ("a fix round is counted", state("fixes"), 1),
+                                       ("round 2", first("input", "round"), 2)))
 
 
-def test_redesign_budget_ends_done_budget_naming_redesigns():
-    sim = Sim(settings={"budgets": {"redesigns": 0}})
-    sim.to_spec()
-    sim.to_qa()
-    effects = sim.answer("verifier", "judge.score", judge_data("FAIL", "Critical", 1.0))
-    effects = sim.record("audit")
-    assert effects[0]["event"]["data"]["reason"] == "budget" and "redesigns" in effects[0]["event"]["data"]["detail"]
+ROUTING = [
+    Row("goal", "runs-planner-with-the-pitch", Sim, lambda s: s.send("goal", {"pitch": "60-second snake"}),
+        ["run_actor:planner"],
+        (("the planner gets the pitch", first("input", "pitch"), "60-second snake"),
+         ("the effect id derives from its cause", lambda s, fx: fx[0]["id"].startswith(s.events[-1]["id"]), True),
+         ("phase", state("phase"), "planning"))),
+    Row("research.plan", "runs-researcher-with-the-plan", lambda: planning(),
+        lambda s: s.answer("planner", "research.plan", PLAN), ["run_actor:researcher"],
+        (("the researcher gets the questions", first("input", "plan", "questions"), ["which genre?"]),)),
+    Row("research.plan", "evidence-returns-to-planner",
+        lambda: play(planning(), lambda s: s.answer("planner", "research.plan", PLAN)),
+        lambda s: s.answer("researcher", "research.evidence", {"items": [ITEM]}),
+        ["run_actor:planner"], (("the planner gets the evidence", first("input", "evidence"), [ITEM]),)),
+    Row("spec / spec.update", "spec-runs-builder-with-spec-and-round", lambda: planning(),
+        lambda s: s.answer("planner", "spec", spec_data()), ["run_actor:builder"],
+        (("the builder gets the spec", first("input", "spec", "genre"), "snake"), ("round 1", first("input", "round"), 1))),
+    Row("spec / spec.update", "the-first-build-carries-the-fault", lambda: planning(fault="syntax"),
+        lambda s: s.answer("planner", "spec", spec_data()), ["run_actor:builder"],
+        (("the injected fault goes to the first build", first("input", "fault"), "syntax"),)),
+    Row("spec / spec.update", "the-builder-runs-on-the-first-adapter-of-its-chain", lambda: planning(**CIRCUIT),
+        lambda s: s.answer("planner", "spec", spec_data()), ["run_actor:builder"],
+        (("first adapter", first("binding", "harness"), "claude"),)),
+    Row("spec / spec.update", "a-persons-spec-edit-rebuilds-from-it", waiting,
+        lambda s: s.send("spec.update", {**spec_data("breakout"), "by": "user"}), ["run_actor:builder"],
+        (("the builder gets the edited spec", first("input", "spec", "genre"), "breakout"),)),
+    Row("spec / spec.update", "a-builders-spec-adjustment-is-recorded-without-a-new-run", building,
+        lambda s: s.send("spec.update", {**spec_data("snake"), "title": "Red Snake", "by": "builder"},
+                         effect=s.pending("run_actor", "builder")["id"], from_="builder"), [],
+        (("the builder's run is still pending", lambda s, fx: s.events[-1]["effect"] in s.state.pending, True),
+         ("the spec is adjusted", lambda s, fx: s.state.spec["data"]["title"], "Red Snake"))),
+    Row("build", "runs-qa-with-build-identity-and-criteria", building,
+        lambda s: s.answer("builder", "build", {"manifest": manifest()}), ["qa_check:qa"],
+        (("QA checks this build", lambda s, fx: fx[0]["build"] == s.events[-1]["id"], True),
+         ("with the spec's criteria", lambda s, fx: len(fx[0]["criteria"]), 3),
+         ("and its manifest", first("manifest", "files", 0, "path"), "f0.html"))),
+    *[Row("qa.result", f"{'ok' if ok else 'failed'}-runs-verifier-on-projected-evidence",
+          lambda: play(building(), lambda s: s.answer("builder", "build", {"manifest": manifest()})),
+          lambda s, ok=ok: s.answer("qa", "qa.result", qa_data(ok)), ["run_actor:verifier"],
+          (("the projection", lambda s, fx: set(fx[0]["input"]), {"goal", "spec", "build", "qa"}),
+           ("QA's verdict", first("input", "qa", "ok"), ok),
+           ("QA's event", lambda s, fx: fx[0]["input"]["qa"]["id"] == s.events[-1]["id"], True)))
+      for ok in (True, False)],
+    Row("judge.score", "goes-through-the-validator-as-an-audit-event", judging,
+        lambda s: s.answer("verifier", "judge.score", judge_data("PASS", total=4.9)), ["record:audit"],
+        (("the audit names the judgement", lambda s, fx: fx[0]["event"]["data"]["judge"] == s.events[-1]["id"], True),
+         ("verdict", first("event", "data", "verdict"), "PASS"))),
+    Row("PASS", "ends-done-with-reason-pass", judging, judged("PASS", total=5.0), None,
+        (("a done is recorded", lambda s, fx: s.pending("record")["event"]["kind"], "done"),
+         ("with reason pass", lambda s, fx: s.pending("record")["event"]["data"]["reason"], "pass"),
+         ("the session ends passed", done_reason, "pass"))),
+    Row("PARTIAL", "waits-for-a-person", judging, judged("PARTIAL", total=3.0), None,
+        (("phase", state("phase"), "waiting"), ("waiting for", state("waiting_for"), "approval"),
+         ("nothing runs", state("pending"), {}))),
+    Row("PARTIAL", "approve-ends-approved", waiting, lambda s: s.send("user.approve", {}), ["record:done"],
+        (("the session ends approved", done_reason, "approved"),)),
+    partial_then("user.veto", {"reason": "too slow"}),
+    partial_then("user.intervene", {"text": "too slow"}),
+    *[Row("FAIL or REJECT, severity Critical", f"{verdict}-planner-redesigns", judging, judged(verdict, "Critical", 1.0), None,
+          (("the planner gets the previous spec", pending("planner", "input", "previous_spec", "genre"), "snake"),
+           ("and the feedback", lambda s, fx: bool(pending("planner", "input", "feedback")(s, fx)), True),
+           ("a redesign round is counted", state("redesigns"), 1)))
+      for verdict in ("FAIL", "REJECT")],
+    *[builder_fix(verdict, severity) for verdict in ("FAIL", "REJECT") for severity in ("Important", "Minor")],
+    Row("FAIL or REJECT, severity Important/Minor", "fixes-do-not-carry-the-fault",
+        lambda: play(Sim(fault="syntax"), lambda s: s.to_spec(), lambda s: s.to_qa(ok=False)),
+        judged("FAIL", "Important", 1.0), None, (("no fault in a fix", pending("builder", "input", "fault"), None),)),
+    Row("actor failure", "a-failed-run-is-retried", lambda: building(**CIRCUIT), failed("builder"), ["run_actor:builder"],
+        (("second attempt", first("attempt"), 2),)),
+    Row("actor failure", "n-failures-in-a-row-open-the-circuit", lambda: play(building(**CIRCUIT), failed("builder")),
+        failed("builder"), ["record:circuit.opened"]),
+    Row("actor failure", "an-open-circuit-swaps-to-the-next-adapter",
+        lambda: play(building(**CIRCUIT), failed("builder"), failed("builder")), recorded("circuit.opened"),
+        ["record:adapter.swapped"]),
+    Row("actor failure", "the-next-adapter-takes-over-the-run",
+        lambda: play(building(**CIRCUIT), failed("builder"), failed("builder"), recorded("circuit.opened")),
+        recorded("adapter.swapped"), ["run_actor:builder"],
+        (("next adapter", first("binding", "harness"), "local"), ("same input", first("input", "spec", "genre"), "snake"))),
+    Row("actor failure", "an-exhausted-chain-ends-done-circuit-open",
+        lambda: play(planning(settings={"circuit": {"failures": 1}}, bindings={"planner": [{"harness": "codex"}]}),
+                     failed("planner")),
+        recorded("circuit.opened"), ["record:done"], (("the session ends circuit_open", done_reason, "circuit_open"),)),
+    Row("actor failure", "a-failure-is-counted", lambda: planning(settings={"circuit": {"failures": 2}}), failed("planner"),
+        None, (("one failure", lambda s, fx: s.state.failures["planner"], 1),)),
+    Row("actor failure", "success-resets-the-failure-count",
+        lambda: play(planning(settings={"circuit": {"failures": 2}}), failed("planner")),
+        lambda s: s.answer("planner", "spec", spec_data()), None,
+        (("no failures", lambda s, fx: s.state.failures["planner"], 0),)),
+    Row("budget exhausted", "fix-rounds-end-done-naming-fixes",
+        lambda: play(judging(ok=False, settings={"budgets": {"fixes": 1}}), judged("FAIL", "Important", 1.0),
+                     lambda s: s.to_qa(ok=False)),
+        judged("FAIL", "Important", 1.0), ["record:done"],
+        (("reason", first("event", "data", "reason"), "budget"),
+         ("names fixes", lambda s, fx: "fixes" in fx[0]["event"]["data"]["detail"], True))),
+    Row("budget exhausted", "redesign-rounds-end-done-naming-redesigns",
+        lambda: judging(settings={"budgets": {"redesigns": 0}}), judged("FAIL", "Critical", 1.0), None,
+        (("reason", first("event", "data", "reason"), "budget"),
+         ("names redesigns", lambda s, fx: "redesigns" in fx[0]["event"]["data"]["detail"], True))),
+    Row("budget exhausted", "verifier-runs-end-before-another-verifier-run",
+        lambda: play(judging(ok=False, settings={"budgets": {"verifies": 1}}), judged("FAIL", "Minor", 1.0),
+                     lambda s: s.answer("builder", "build", {"manifest": manifest()})),
+        lambda s: s.answer("qa", "qa.result", qa_data(True)), ["record:done"],
+        (("names verifies", lambda s, fx: "verifies" in fx[0]["event"]["data"]["detail"], True),)),
+    Row("budget exhausted", "wall-time-is-measured-from-event-timestamps",
+        lambda: planning(settings={"budgets": {"wall_s": 100}}),
+        lambda s: s.send("user.note", {"text": "much later"}, advance_s=500), ["cancel", "record:done"],  # the planner stops
+        (("names wall_s", lambda s, fx: fx[1]["event"]["data"]["detail"].startswith("wall_s"), True),)),
+    Row("budget exhausted", "tokens-warn-first", lambda: planning(settings=TOKENS), started_with_tokens,
+        ["record:budget.warning"]),
+    Row("budget exhausted", "tokens-then-end", lambda: play(planning(settings=TOKENS), started_with_tokens),
+        progress_with_tokens, ["cancel", "record:done"],
+        (("the running planner is cancelled", lambda s, fx: fx[0]["targets"] == [s.events[-1]["effect"]], True),)),
+    Row("budget exhausted", "cost-counts-reported-dollars", lambda: planning(settings={"budgets": {"cost_usd": 1.0}}),
+        lambda s: s.answer("planner", "spec", spec_data(), meta={"cost_usd": 1.5}), None,
+        (("ends", lambda s, fx: "record:done" in kinds(fx), True),)),
+]
 
 
-def test_verifier_budget_ends_before_another_verifier_run():
-    sim = Sim(settings={"budgets": {"verifies": 1}})
-    sim.to_spec()
-    sim.to_qa(ok=False)
-    sim.judge("FAIL", "Minor", 1.0)
-    sim.answer("builder", "build", {"manifest": manifest()})
-    effects = sim.answer("qa", "qa.result", qa_data(True))
-    assert kinds(effects) == ["record:done"] and "verifies" in effects[0]["event"]["data"]["detail"]
+@pytest.mark.parametrize("row", ROUTING, ids=[re.sub(r"[^a-z.]+", "-", r.cell.lower()) + ":" + r.name for r in ROUTING])
+def test_routing_table(row: Row):
+    sim = row.given()
+    effects = row.event(sim)
+    if row.effects is not None:
+        assert kinds(effects) == row.effects
+    for what, measure, expected in row.then:
+        assert measure(sim, effects) == expected, what
 
 
-def test_wall_time_budget_is_measured_from_event_timestamps():
-    sim = Sim(settings={"budgets": {"wall_s": 100}})
-    sim.send("goal", {"pitch": "snake"})
-    effects = sim.send("user.note", {"text": "much later"}, advance_s=500)
-    assert kinds(effects) == ["cancel", "record:done"]  # the running planner is stopped
-    assert effects[1]["event"]["data"]["detail"].startswith("wall_s")
+ROOT = Path(__file__).resolve().parents[2]
+ROUTING_DOCS = [ROOT / "docs" / "design.md", ROOT.parent / "shared" / "ARCHITECTURE.md"]
 
 
-def test_token_budget_warns_first_then_ends():
-    sim = Sim(settings={"budgets": {"tokens": 1000, "warn_at": 0.5}})
-    sim.send("goal", {"pitch": "snake"})
-    run = sim.pending("run_actor", "planner")
-    effects = sim.send("effect.started", {"effect_id": run["id"], "kind": "run_actor"}, effect=run["id"],
-                       from_="dispatcher", meta={"tokens_in": 400, "tokens_out": 200})
-    assert kinds(effects) == ["record:budget.warning"]
-    effects = sim.send("progress", {"effect_id": run["id"], "actor": "planner", "message": "x"}, effect=run["id"],
-                       from_="planner", meta={"tokens_in": 500})
-    assert kinds(effects) == ["cancel", "record:done"]
-    assert effects[0]["targets"] == [run["id"]]
+def routing_cells(doc: Path) -> list[str]:
+    """The event column of the routing table under a `## Routing` heading, as ROUTING's rows name cells."""
+    text = doc.read_text(encoding="utf-8")
+    section = re.search(r"^## Routing.*?\n(.*?)(?=^## |\Z)", text, re.S | re.M)
+    assert section, f"{doc}: no `## Routing` section"
+    cells = []
+    for line in section.group(1).splitlines():
+        cols = [c.strip() for c in line.strip().strip("|").split("|")]
+        if not line.startswith("|") or cols[0] in ("event", "") or set(cols[0]) <= set("-: "):
+            continue
+        cells.append(re.sub(r"\s*\(.*$", "", cols[0]).lstrip("· ").strip())
+    assert cells, f"{doc}: the routing table has no rows"
+    return cells
 
 
-def test_cost_budget_counts_reported_dollars():
-    sim = Sim(settings={"budgets": {"cost_usd": 1.0}})
-    sim.send("goal", {"pitch": "snake"})
-    run = sim.pending("run_actor", "planner")
-    effects = sim.answer("planner", "spec", spec_data(), meta={"cost_usd": 1.5})
-    assert "record:done" in kinds(effects)
-
-
-def test_budget_command_raises_a_limit_live():
-    sim = Sim(settings={"budgets": {"fixes": 0}})
-    sim.send("user.budget", {"name": "fixes", "value": 3})
-    sim.to_spec()
-    sim.to_qa(ok=False)
-    sim.judge("FAIL", "Important", 1.0)
-    assert sim.pending("run_actor", "builder")
-    effects = sim.send("user.budget", {"name": "nonsense", "value": 1})
-    assert kinds(effects) == ["record:error"] and "known budgets" in effects[0]["event"]["data"]["message"]
+@pytest.mark.parametrize("doc", ROUTING_DOCS, ids=lambda p: p.name)
+def test_every_routing_cell_has_a_row(doc: Path):
+    if not doc.exists():
+        pytest.skip(f"{doc} is not next to this checkout (docs/design.md carries the same table)")
+    cells = routing_cells(doc)
+    missing = [c for c in cells if c not in {r.cell for r in ROUTING}]
+    assert not missing, f"{doc.name}: routing cells with no row in ROUTING: {missing}"
+    strays = sorted({r.cell for r in ROUTING} - set(cells))
+    assert not strays, f"ROUTING rows name cells {doc.name} does not have: {strays}"
 
 
 # ------------------------------------------------------------------ user commands
@@ -407,24 +449,27 @@ def test_commands_for_a_finished_session_get_an_answer_and_change_nothing():
     assert sim.state.done["reason"] == "cancelled"
 
 
-def test_a_persons_spec_edit_rebuilds_from_it():
-    sim = Sim()
+def test_budget_command_raises_a_limit_live():
+    sim = Sim(settings={"budgets": {"fixes": 0}})
+    sim.send("user.budget", {"name": "fixes", "value": 3})
     sim.to_spec()
-    sim.to_qa()
-    sim.judge("PARTIAL", total=3.0)
-    effects = sim.send("spec.update", {**spec_data("breakout"), "by": "user"})
-    assert kinds(effects) == ["run_actor:builder"]
-    assert effects[0]["input"]["spec"]["genre"] == "breakout"
+    sim.to_qa(ok=False)
+    sim.judge("FAIL", "Important", 1.0)
+    assert sim.pending("run_actor", "builder")
+    effects = sim.send("user.budget", {"name": "nonsense", "value": 1})
+    assert kinds(effects) == ["record:error"] and "known budgets" in effects[0]["event"]["data"]["message"]
 
 
-def test_a_builders_spec_adjustment_is_recorded_without_a_new_run():
+def test_a_budget_below_what_is_used_is_refused_naming_the_use():
     sim = Sim()
     sim.to_spec()
-    run = sim.pending("run_actor", "builder")
-    effects = sim.send("spec.update", {**spec_data("snake"), "title": "Red Snake", "by": "builder"}, effect=run["id"],
-                       from_="builder")
-    assert effects == [] and run["id"] in sim.state.pending
-    assert sim.state.spec["data"]["title"] == "Red Snake"
+    sim.to_qa(ok=False)
+    sim.judge("FAIL", "Important", 1.0)
+    effects = sim.send("user.budget", {"name": "fixes", "value": 0})
+    assert kinds(effects) == ["record:error"]
+    assert "fixes: 1 already used" in effects[0]["event"]["data"]["message"]
+    assert sim.state.fixes <= sim.state.budget_limits()["fixes"]
+    assert kinds(sim.send("user.budget", {"name": "fixes", "value": 1})) == []  # at the use: no more rounds
 
 
 # ------------------------------------------------------------------ robustness of the table

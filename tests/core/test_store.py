@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import json
+import os
 import re
 import signal
+import stat
 import subprocess
 import sys
 import textwrap
@@ -238,3 +240,68 @@ def test_disk_full_leaves_no_half_line_and_says_so(path):
     assert "REFUSED" in out.stdout and "nothing written" in out.stdout, out.stderr
     assert path.read_bytes().endswith(b"\n")
     assert [e["data"]["text"] for e in read_events(path)] == ["fits"]
+
+
+class SyncSpy:
+    """Records what os.fsync / os.ftruncate were called on, by path: files and directories alike."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch, root: Path) -> None:
+        self.root, self.calls = root, []
+        real_fsync, real_truncate = os.fsync, os.ftruncate
+
+        def fsync(fd: int) -> None:
+            self.calls.append(("fsync", self._name(fd)))
+            real_fsync(fd)
+
+        def ftruncate(fd: int, size: int) -> None:
+            self.calls.append(("ftruncate", self._name(fd)))
+            real_truncate(fd, size)
+
+        monkeypatch.setattr(os, "fsync", fsync)
+        monkeypatch.setattr(os, "ftruncate", ftruncate)
+
+    def _name(self, fd: int) -> str:
+        st = os.fstat(fd)
+        for p in [self.root, *self.root.rglob("*")]:
+            if p.stat().st_ino == st.st_ino:
+                rel = str(p.relative_to(self.root)) if p != self.root else "."
+                return rel + ("/" if stat.S_ISDIR(st.st_mode) else "")
+        return f"?{st.st_ino}"
+
+    def dirs(self) -> list[str]:
+        return [name for op, name in self.calls if op == "fsync" and name.endswith("/")]
+
+
+def test_a_new_transcript_syncs_its_folder_and_the_sessions_folder_once(tmp_path, monkeypatch):
+    sdir = tmp_path / "sessions" / SESSION
+    sdir.mkdir(parents=True)  # the daemon makes the session folder (inbox/, artifacts/) before the first append
+    spy = SyncSpy(monkeypatch, tmp_path)
+    w = TranscriptWriter(sdir / "transcript.jsonl", SESSION)  # the default policy is durable
+    w.append("note", {"text": "first"})
+    assert spy.calls[0] == ("fsync", f"sessions/{SESSION}/transcript.jsonl")  # the line, then its name
+    assert spy.dirs() == [f"sessions/{SESSION}/", "sessions/"]
+    spy.calls.clear()
+    w.append("note", {"text": "second"})
+    assert spy.dirs() == [] and spy.calls == [("fsync", f"sessions/{SESSION}/transcript.jsonl")]
+
+
+def test_folders_the_writer_creates_are_synced_into_their_parents(tmp_path, monkeypatch):
+    spy = SyncSpy(monkeypatch, tmp_path)
+    TranscriptWriter(tmp_path / "sessions" / SESSION / "transcript.jsonl", SESSION).append("note", {"text": "x"})
+    assert spy.dirs()[:2] == ["./", "sessions/"]  # sessions/ made in the root, the session folder in sessions/
+    assert f"sessions/{SESSION}/" in spy.dirs()
+
+
+def test_the_never_policy_syncs_nothing(tmp_path, monkeypatch):
+    spy = SyncSpy(monkeypatch, tmp_path)
+    writer(tmp_path / "sessions" / SESSION / "transcript.jsonl").append("note", {"text": "x"})
+    assert spy.calls == []
+
+
+def test_a_torn_tail_is_durable_aside_before_the_transcript_is_cut(path, monkeypatch):
+    writer(path).append("note", {"text": "one"})
+    with open(path, "ab") as f:
+        f.write(b'{"torn')
+    spy = SyncSpy(monkeypatch, path.parent)
+    repair(path)
+    assert spy.calls[:3] == [("fsync", "transcript.jsonl.torn-1"), ("fsync", "./"), ("ftruncate", "transcript.jsonl")]

@@ -6,7 +6,8 @@ from pathlib import Path
 
 from hypothesis import given, settings, strategies as st
 
-from crumb.reducer.validator import RULES, validate
+from crumb.protocol.game import DIMENSIONS
+from crumb.reducer.validator import RULES, qa_scores, validate
 from crumb.settings import Settings
 from tests.core.sim import Sim, judge_data, manifest, qa_data, spec_data
 
@@ -44,8 +45,39 @@ def test_execution_scores_come_from_qa_not_the_model():
     assert result["total"] < 5
 
 
+def test_a_bare_total_gets_its_execution_scores_from_qa_too():
+    result = audit(judge_data("PASS", total=5.0), qa=qa_data(True, input_responds=False))
+    measured = {c["field"]: (c["before"], c["after"]) for c in result["corrections"] if c["rule"] == "exec_from_qa"}
+    assert measured == {"scores.runs": (None, 5.0), "scores.controls": (None, 0.0), "scores.rules": (None, 5.0),
+                        "scores.performance": (None, 5.0)}
+    recomputed = [c for c in result["corrections"] if c["rule"] == "total_from_scores"][0]
+    assert (recomputed["before"], recomputed["after"]) == (5.0, 4.17)  # goal_fit and visuals keep the model's 5
+    assert "gave only a total" in recomputed["reason"]
+    assert result["total"] == 4.17
+
+
+def test_a_bare_total_cannot_carry_a_game_that_never_ran():
+    dead = qa_data(True, loaded=False, exec_ok=False, input_responds=False, probes=[], fps=None)
+    result = audit(judge_data("PARTIAL", total=5.0), qa=dead)
+    assert result["total"] == 2.0  # goal_fit and visuals at 5; runs, controls, rules at 0; performance unmeasured
+    assert result["verdict"] == "PARTIAL"  # the validator lowers scores; it never promotes or invents a verdict
+
+
+def test_a_bare_total_without_qa_is_kept_and_cannot_pass():
+    result = audit(judge_data("PASS", total=5.0), qa=None)
+    assert "exec_from_qa" not in rules(result) and result["verdict"] == "FAIL"
+
+
+def test_dimensions_the_protocol_does_not_know_are_ignored():
+    judge = judge_data("PASS", total=5.0)
+    judge["scores"] = {d: {"score": 5.0} for d in ("goal_fit", "runs", "controls", "rules", "visuals", "performance")}
+    plain = audit(judge, qa=qa_data(True))
+    judge["scores"]["fun"] = {"score": 0.0}
+    assert audit(judge, qa=qa_data(True)) == plain and plain["total"] == 5.0
+
+
 def test_pass_below_threshold_is_demoted_to_partial():
-    result = audit(judge_data("PASS", total=2.0), qa=qa_data(True))
+    result = audit(judge_data("PASS", total=2.0), qa=qa_data(True, input_responds=False))
     assert result["verdict"] == "PARTIAL" and "verdict_agrees" in rules(result)
 
 
@@ -118,7 +150,13 @@ judges = st.builds(
                                        "scores": {k: {"score": s, "evidence": ev} for k, s in scores.items()}},
     st.sampled_from(["PASS", "PARTIAL", "FAIL", "REJECT"]), st.sampled_from([None, "Critical", "Important", "Minor"]),
     st.floats(0, 5), st.lists(st.sampled_from(IDS + ["X", "Y"]), max_size=4),
-    st.dictionaries(st.sampled_from(["goal_fit", "runs", "controls", "rules", "visuals", "performance"]), st.floats(0, 5)))
+    st.dictionaries(st.sampled_from([*DIMENSIONS, "fun"]), st.floats(0, 5)))
+
+
+def most_qa_allows(qa) -> float:
+    """The highest total any judgement can keep: execution dimensions as QA measured, the rest at 5."""
+    measured = qa_scores(qa)
+    return (sum(measured.values()) + 5.0 * (len(DIMENSIONS) - len(measured))) / len(DIMENSIONS)
 
 
 @settings(max_examples=300, deadline=None)
@@ -136,6 +174,8 @@ def test_validator_output_always_satisfies_its_rules(judge, qa, criteria, files,
         assert result["severity"] is None
     if result["verdict"] in ("FAIL", "REJECT"):
         assert result["severity"] in ("Critical", "Important", "Minor")
+    if qa is not None:  # scored or bare, a total never rests on execution QA did not see
+        assert result["total"] <= most_qa_allows(qa) + 0.01
     if qa is not None and any(not p["ok"] for p in qa["probes"]):
         assert result["total"] <= SETTINGS["judge"]["probe_fail_cap"]
     assert all(c["rule"] in RULES for c in result["corrections"])
