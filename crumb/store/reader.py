@@ -111,8 +111,10 @@ Envelope = TypedDict("Envelope", {
 _decoder = msgspec.json.Decoder(Envelope)
 
 
-def decode_line(raw: bytes, path: Path, lineno: int, expected: int | None = None, validate: bool = False) -> dict[str, Any]:
-    """One transcript line as a dict, or TranscriptError naming file, line and problem."""
+def decode_line(raw: bytes, path: Path, lineno: int, expected: int | None = None, validate: bool = False,
+                session: str | None = None) -> dict[str, Any]:
+    """One transcript line as a dict, or TranscriptError naming file, line and problem. `session`: the
+    session every line must belong to (the first line's), so a line pasted from another one is named."""
     try:
         obj: dict[str, Any] = _decoder.decode(raw)
     except msgspec.ValidationError as err:
@@ -122,6 +124,9 @@ def decode_line(raw: bytes, path: Path, lineno: int, expected: int | None = None
                               "restore it from a backup or move the bad line out by hand") from None
     if expected is not None and obj["seq"] != expected:
         raise TranscriptError(f"{path}:{lineno}: seq {obj['seq']} where {expected} was expected")
+    if session is not None and obj["session"] != session:
+        raise TranscriptError(f"{path}:{lineno}: a line of session {obj['session']} in the transcript of {session}; "
+                              "move it out by hand")
     if validate:
         if obj["kind"] not in KINDS:
             raise TranscriptError(f"{path}:{lineno}: unknown kind {obj['kind']!r} (schema v{obj['v']}; this CRUMB knows "
@@ -179,6 +184,7 @@ def read_events(path: Path, *, after_seq: int = 0, validate: bool = False) -> It
     decode = _decoder.decode
     with f:
         expected = 1
+        session = None
         for raw in f:
             if raw[-1:] != b"\n":
                 log.warning("%s:%d: torn last line skipped (crash mid-write); it is moved aside on the next append",
@@ -186,11 +192,12 @@ def read_events(path: Path, *, after_seq: int = 0, validate: bool = False) -> It
                 return
             try:
                 obj = decode(raw)
-                ok = obj["seq"] == expected and not validate
+                ok = obj["seq"] == expected and obj["session"] == session and not validate
             except msgspec.DecodeError:  # ValidationError is one too
                 ok = False
             if not ok:
-                obj = decode_line(raw, path, expected, expected, validate)
+                obj = decode_line(raw, path, expected, expected, validate, session)
+                session = obj["session"]
             expected += 1
             if obj["seq"] > after_seq:
                 yield obj
@@ -203,6 +210,7 @@ class Cursor:
         self.path = path
         self.seq = seq
         self.offset = offset
+        self.session: str | None = None  # learnt from the first line read
 
     def read_new(self) -> list[dict[str, Any]]:
         try:
@@ -219,8 +227,8 @@ class Cursor:
         lineno_hint = self.seq
         for raw in data[: end + 1].splitlines():
             lineno_hint += 1
-            obj = decode_line(raw, self.path, lineno_hint, self.seq + 1)
-            self.seq = obj["seq"]
+            obj = decode_line(raw, self.path, lineno_hint, self.seq + 1, session=self.session)
+            self.seq, self.session = obj["seq"], obj["session"]
             events.append(obj)
         self.offset += end + 1
         return events

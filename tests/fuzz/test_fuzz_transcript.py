@@ -107,14 +107,17 @@ def test_two_writes_interleaved_in_a_line_are_named_and_nothing_before_is_lost(t
         for event in read_events(path, validate=True):
             seen.append(event["seq"])
     except TranscriptError as err:
+        if k == 0 and seen == [1] and "01JOTHERSESSION" in joined.decode(errors="replace"):
+            # the join made a whole event of the other session: the first line says whose transcript
+            # this is, so the next line of this session is the one named as the stranger
+            assert "transcript.jsonl:2: a line of session" in str(err), str(err)
+            return
         assert f"transcript.jsonl:{k + 1}:" in str(err), str(err)
         assert seen == list(range(1, k + 1)), seen  # every line before the damage is read
     else:
         assert seen == list(range(1, n + 1)), seen
 
 
-@pytest.mark.xfail(strict=True, reason="issue #8 gap: readers do not check each line's session, so another "
-                   "session's line with the next seq is read as this session's (crumb/store/reader.py)")
 def test_a_line_from_another_session_is_named(tmp_path: Path) -> None:
     path, data = good_transcript(tmp_path, 3)
     foreign = TranscriptWriter(tmp_path / "other" / "transcript.jsonl", "01JOTHERSESSION00000000000", fsync="never")
