@@ -18,6 +18,7 @@ import click
 from ulid import ULID
 
 from crumb.daemon.files import drop_inbox_file
+from crumb.daemon.grammar import front_matter_value
 from crumb.daemon.lock import daemon_status
 from crumb.reducer.reduce import apply, initial_state
 from crumb.reducer.replay import replay_file
@@ -45,49 +46,85 @@ def session_arg(ctx: click.Context, ref: str, *, future: bool = False) -> str:
 
 def pitch_text(text: str, *, session: str, preset: str | None, seed: int | None, fault: str | None,
                bindings: dict[str, str]) -> str:
-    """A pitch file with front matter: what `crumb pitch`, `crumb run` and the Studio drop."""
+    """A pitch file with front matter: what `crumb pitch`, `crumb run` and the Studio drop. Values are
+    written so the daemon's grammar reads back exactly what was given (ValueError if a line cannot)."""
     lines = ["---", f"session: {session}"]
     if preset:
-        lines.append(f"preset: {preset}")
+        lines.append(f"preset: {front_matter_value(preset)}")
     if seed is not None:
         lines.append(f"seed: {seed}")
     if fault:
-        lines.append(f"fault: {fault}")
-    lines += [f"{role}: {value}" for role, value in bindings.items()]
+        lines.append(f"fault: {front_matter_value(fault)}")
+    lines += [f"{role}: {front_matter_value(value)}" for role, value in bindings.items()]
     return "\n".join(lines + ["---", text.strip(), ""])
 
 
 def parse_role_flags(values: tuple[str, ...]) -> dict[str, str]:
-    """`--role builder=claude:sonnet` → {"builder": "claude:sonnet"}."""
+    """`--role builder=claude:sonnet` → {"builder": "claude:sonnet"}, checked the way the daemon will
+    read it (bindings.check_flags, the front matter grammar), so a pitch never starts on a binding the
+    daemon would refuse or ignore. `all=...` binds every role not named on its own."""
+    from crumb.actors.harness.bindings import ALL, check_flags
+
     out: dict[str, str] = {}
     for value in values:
         role, eq, binding = value.partition("=")
-        if not eq or role not in ROLES or not binding:
-            raise click.BadParameter(f"{value!r}: write ROLE=HARNESS[:MODEL] with ROLE one of {', '.join(ROLES)}",
+        role, binding = role.strip().lower(), binding.strip()
+        role = "all" if role in ALL else role
+        if not eq or role not in (*ROLES, "all") or not binding:
+            raise click.BadParameter(f"{value!r}: write ROLE=HARNESS[:MODEL] with ROLE one of {', '.join(ROLES)} or all",
                                      param_hint="--role")
         out[role] = binding
+    try:
+        check_flags(out)
+        for binding in out.values():
+            front_matter_value(binding)
+    except ValueError as err:
+        raise click.BadParameter(str(err), param_hint="--role") from None
     return out
+
+
+def check_fault(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    """A fault the offline studio knows; a typo would otherwise only show as a failing Builder."""
+    from crumb.actors.local.adapter import faults
+
+    if value is not None and value not in faults():
+        raise click.BadParameter(f"unknown fault {value!r}: use one of {', '.join(faults())}")
+    return value
 
 
 def pitch_options(fn: Any) -> Any:
     for option in reversed([
         click.option("--preset", help="Preset from presets/*.toml (local, claude, codex, gemini, cross, ollama)."),
         click.option("--seed", type=int, help="Seed for the embedded studio (same pitch + seed → same game)."),
-        click.option("--fault", help="Break the first build on purpose: syntax, blank, throws, noinput, wrongtimer, wronggenre."),
-        click.option("--role", "roles", multiple=True, metavar="ROLE=HARNESS[:MODEL]", help="Bind one role (repeatable)."),
+        click.option("--fault", callback=check_fault,
+                     help="Break the first build on purpose: syntax, blank, throws, noinput, wrongtimer, wronggenre; "
+                          "crash makes the offline Builder itself fail (tests the circuit breaker)."),
+        click.option("--role", "roles", multiple=True, metavar="ROLE=HARNESS[:MODEL]",
+                     help="Bind one role, or all (repeatable); e.g. builder=claude:sonnet, builder='command:./tool --fast'."),
     ]):
         fn = option(fn)
     return fn
 
 
+def check_preset(root: Path, preset: str | None) -> None:
+    """Refuse a preset the daemon would not find (it would fall back to the offline studio), as the Studio does."""
+    from crumb.actors.harness.bindings import preset_names
+
+    if preset is not None and preset not in (known := preset_names(root)):
+        raise click.BadParameter(f"no preset {preset!r}; use one of {', '.join(known)} (or add presets/{preset}.toml)",
+                                 param_hint="--preset")
+
+
 def drop_pitch(root: Path, text: str, *, preset: str | None, seed: int | None, fault: str | None,
-               roles: tuple[str, ...]) -> str:
+               roles: tuple[str, ...]) -> tuple[str, Path]:
+    """Check every choice, then drop the pitch file: (the new session id, the file written)."""
     if not text.strip():
         raise click.BadParameter("the pitch is empty: describe the game in one line, e.g. '60-second snake'")
+    bindings = parse_role_flags(roles)
+    check_preset(root, preset)
     session = str(ULID())
-    body = pitch_text(text, session=session, preset=preset, seed=seed, fault=fault, bindings=parse_role_flags(roles))
-    drop_inbox_file(paths.inbox_dir(root), body, stem="pitch")
-    return session
+    body = pitch_text(text, session=session, preset=preset, seed=seed, fault=fault, bindings=bindings)
+    return session, drop_inbox_file(paths.inbox_dir(root), body, stem="pitch")
 
 
 # ------------------------------------------------------------------ waiting and following
@@ -146,10 +183,39 @@ def wait_exit(state: SessionState) -> int:
     return 0 if state.done.get("reason") in ("pass", "approved") else 1
 
 
+def game_path(root: Path, session: str) -> Path:
+    return paths.artifacts_dir(root, session) / "game" / "index.html"
+
+
 def describe_done(root: Path, state: SessionState) -> str:
     done = state.done or {}
-    game = paths.artifacts_dir(root, state.session) / "game" / "index.html"
-    return f"{state.session}: done ({done.get('reason')}) {done.get('detail', '')}\n  game: {game}"
+    return f"{state.session}: done ({done.get('reason')}) {done.get('detail', '')}\n  game: {game_path(root, state.session)}"
+
+
+def outcome(root: Path, state: SessionState) -> dict[str, Any]:
+    """Where a waited-on session ended up, as `--json` prints it: done is null while it still runs,
+    game is null until a game exists, exit is the command's exit status."""
+    done = state.done or {}
+    verdicts = [v.get("verdict") for v in state.verdicts if v.get("verdict")]
+    game = game_path(root, state.session)
+    return {
+        "session": state.session,
+        "phase": state.phase,
+        "done": done.get("reason"),
+        "detail": done.get("detail") if state.done is not None else None,
+        "verdict": done.get("verdict") or (verdicts[-1] if verdicts else None),
+        "round": state.round,
+        "game": str(game) if game.is_file() else None,
+        "exit": wait_exit(state),
+    }
+
+
+def echo_json(data: dict[str, Any]) -> None:
+    click.echo(json.dumps(data, ensure_ascii=False))
+
+
+def rel(root: Path, path: Path) -> str:
+    return path.relative_to(root).as_posix()
 
 
 # ------------------------------------------------------------------ commands
@@ -160,47 +226,63 @@ def describe_done(root: Path, state: SessionState) -> str:
 @pitch_options
 @click.option("--wait", "wait_", is_flag=True, help="Wait until the session is done (needs a running daemon).")
 @click.option("--timeout", type=float, default=600, show_default=True, help="With --wait: give up after this many seconds.")
+@click.option("--json", "as_json", is_flag=True,
+              help="One JSON object: session and file (the pitch file dropped); with --wait instead "
+                   "session, phase, done, detail, verdict, round, game, exit.")
 @click.pass_context
 def pitch(ctx: click.Context, text: str, preset: str | None, seed: int | None, fault: str | None,
-          roles: tuple[str, ...], wait_: bool, timeout: float) -> None:
+          roles: tuple[str, ...], wait_: bool, timeout: float, as_json: bool) -> None:
     """Pitch a game: drops a pitch file into inbox/ and prints the new session id."""
     root = root_of(ctx)
-    session = drop_pitch(root, text, preset=preset, seed=seed, fault=fault, roles=roles)
-    click.echo(session)
-    if wait_:
-        state = wait_for(root, session, timeout=timeout)
-        if state.done is not None:
-            click.echo(describe_done(root, state), err=True)
-        ctx.exit(wait_exit(state))
+    session, path = drop_pitch(root, text, preset=preset, seed=seed, fault=fault, roles=roles)
+    if not as_json:
+        click.echo(session)
+    if not wait_:
+        if as_json:
+            echo_json({"session": session, "file": rel(root, path)})
+        return
+    state = wait_for(root, session, timeout=timeout)
+    if state.done is not None:
+        click.echo(describe_done(root, state), err=True)
+    if as_json:
+        echo_json(outcome(root, state))
+    ctx.exit(wait_exit(state))
 
 
-def _drop_steer(ctx: click.Context, ref: str, text: str) -> None:
+def json_option() -> click.Option:
+    return click.Option(["--json", "as_json"], is_flag=True, help="One JSON object: session and file (the steering file dropped).")
+
+
+def _drop_steer(ctx: click.Context, ref: str, text: str, as_json: bool) -> None:
     root = root_of(ctx)
     session = session_arg(ctx, ref)
     if not text.strip():
         raise click.BadParameter("nothing to send: give a message, a /command or @actor text")
     path = drop_inbox_file(paths.session_inbox(root, session), text.strip() + "\n", stem="steer")
-    click.echo(path.relative_to(root).as_posix())
+    if as_json:
+        echo_json({"session": session, "file": rel(root, path)})
+    else:
+        click.echo(rel(root, path))
 
 
-@click.command()
+@click.command(params=[json_option()])
 @click.argument("session")
 @click.argument("text", nargs=-1, required=True)
 @click.pass_context
-def steer(ctx: click.Context, session: str, text: tuple[str, ...]) -> None:
+def steer(ctx: click.Context, session: str, text: tuple[str, ...], as_json: bool) -> None:
     """Steer a session: plain text, a /command or '@actor text' (see README: How to steer)."""
-    _drop_steer(ctx, session, " ".join(text))
+    _drop_steer(ctx, session, " ".join(text), as_json)
 
 
 def _shortcut(name: str, command: str, arg: str | None, help_text: str) -> click.Command:
     @click.pass_context
-    def run(ctx: click.Context, session: str, rest: tuple[str, ...] = ()) -> None:
+    def run(ctx: click.Context, session: str, as_json: bool, rest: tuple[str, ...] = ()) -> None:
         extra = " ".join(rest).strip()
         if arg == "actor" and extra:
             extra = "@" + extra.lstrip("@")
-        _drop_steer(ctx, session, f"/{command} {extra}".strip())
+        _drop_steer(ctx, session, f"/{command} {extra}".strip(), as_json)
 
-    params: list[click.Parameter] = [click.Argument(["session"])]
+    params: list[click.Parameter] = [click.Argument(["session"]), json_option()]
     if arg:
         params.append(click.Argument(["rest"], nargs=-1))
     return click.Command(name, callback=run, params=params, help=help_text)
@@ -297,8 +379,9 @@ def tail(ctx: click.Context, session: str, follow_: bool, lines: int, as_json: b
 @click.command()
 @click.argument("session")
 @click.option("--timeout", type=float, default=600, show_default=True, help="Seconds to wait before exit 2.")
+@click.option("--json", "as_json", is_flag=True, help="One JSON object: session, phase, done, detail, verdict, round, game, exit.")
 @click.pass_context
-def wait(ctx: click.Context, session: str, timeout: float) -> None:
+def wait(ctx: click.Context, session: str, timeout: float, as_json: bool) -> None:
     """Wait for a session to finish: exit 0 on PASS (or approved), 1 done otherwise, 2 on timeout."""
     root = root_of(ctx)
     sid = session_arg(ctx, session, future=True)
@@ -307,6 +390,8 @@ def wait(ctx: click.Context, session: str, timeout: float) -> None:
         click.echo(f"{sid}: still {state.phase} after {timeout:g}s", err=True)
     else:
         click.echo(describe_done(root, state), err=True)
+    if as_json:
+        echo_json(outcome(root, state))
     ctx.exit(wait_exit(state))
 
 

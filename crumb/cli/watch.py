@@ -14,7 +14,6 @@ import click
 
 from crumb.cli.sessions import describe_done, drop_pitch, pitch_options, root_of
 from crumb.daemon.lock import DaemonRunning, daemon_status
-from crumb.store import paths
 
 
 def _install_signals(daemon: Any) -> None:
@@ -55,16 +54,18 @@ def watch(ctx: click.Context, poll: bool, quiet: bool) -> None:
 @click.option("--timeout", type=float, default=600, show_default=True, help="Give up (exit 2) after this many seconds.")
 @click.option("--poll", is_flag=True, help="Poll instead of inotify.")
 @click.option("-v", "--verbose", is_flag=True, help="Print every event.")
+@click.option("--json", "as_json", is_flag=True,
+              help="One JSON object instead of the game's path: session, phase, done, detail, verdict, round, game, exit.")
 @click.pass_context
 def run(ctx: click.Context, text: str, preset: str | None, seed: int | None, fault: str | None,
-        roles: tuple[str, ...], timeout: float, poll: bool, verbose: bool) -> None:
+        roles: tuple[str, ...], timeout: float, poll: bool, verbose: bool, as_json: bool) -> None:
     """One shot: pitch, run the daemon in this process until that session is done, print the game's path."""
-    from crumb.cli.sessions import follow, progress_printer, wait_exit
+    from crumb.cli.sessions import echo_json, follow, game_path, outcome, progress_printer, wait_exit
     from crumb.daemon.daemon import Daemon
 
     root = root_of(ctx)
     logging.basicConfig(level=logging.WARNING, format="%(name)s %(levelname)s %(message)s")
-    session = drop_pitch(root, text, preset=preset, seed=seed, fault=fault, roles=roles)
+    session, _ = drop_pitch(root, text, preset=preset, seed=seed, fault=fault, roles=roles)
     click.echo(f"session {session}", err=True)
     if daemon_status(root)["running"]:
         state = follow(root, session, timeout=timeout, on_event=progress_printer(sys.stderr))
@@ -81,7 +82,10 @@ def run(ctx: click.Context, text: str, preset: str | None, seed: int | None, fau
         click.echo(f"{session}: not done after {timeout:g}s (phase {state.phase})", err=True)
     else:
         click.echo(describe_done(root, state), err=True)
-        click.echo(str(paths.artifacts_dir(root, session) / "game" / "index.html"))
+    if as_json:
+        echo_json(outcome(root, state))
+    elif state.done is not None:
+        click.echo(str(game_path(root, session)))
     ctx.exit(wait_exit(state))
 
 

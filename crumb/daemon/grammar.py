@@ -25,12 +25,14 @@ from pydantic import BaseModel, ConfigDict, Field
 from crumb.protocol.events import ACTORS
 from crumb.settings import Budgets
 
-__all__ = ["COMMANDS", "FRONT_MATTER_KEYS", "PitchRequest", "parse_pitch", "parse_steering"]
+__all__ = ["COMMANDS", "FRONT_MATTER_KEYS", "PitchRequest", "front_matter_value", "parse_pitch", "parse_steering"]
 
 Item = tuple[str, dict[str, Any], int]
 
 ROLES: tuple[str, ...] = ("planner", "builder", "verifier", "researcher")
-FRONT_MATTER_KEYS: tuple[str, ...] = ("session", "preset", "seed", "fault", *ROLES)
+#: binding keys: one role, or `all` for every role not named on its own (as in crumb.toml's [roles])
+BINDING_KEYS: tuple[str, ...] = (*ROLES, "all")
+FRONT_MATTER_KEYS: tuple[str, ...] = ("session", "preset", "seed", "fault", *BINDING_KEYS)
 _ACTORS: tuple[str, ...] = ACTORS
 _SESSION = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$")
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
@@ -49,7 +51,7 @@ class PitchRequest(BaseModel):
     preset: str | None = None
     seed: int | None = None
     fault: str | None = None
-    bindings: dict[str, str] = Field(default_factory=dict, description="role → 'harness[:model]'")
+    bindings: dict[str, str] = Field(default_factory=dict, description="role (or all) → 'harness[:model]'")
 
 
 def _unquote(value: str) -> str:
@@ -61,6 +63,31 @@ def _unquote(value: str) -> str:
             return value[1:closing]
     if " #" in value:
         value = value.split(" #", 1)[0].rstrip()
+    return value
+
+
+def front_matter_value(value: str) -> str:
+    """`value` written so parse_pitch reads it back unchanged (quoted when it holds ' #' or starts with a
+    quote); ValueError for what one front matter line cannot carry (a line break, a control character)."""
+    if any(ord(ch) < 32 or ord(ch) == 127 for ch in value) or value != value.strip():
+        raise ValueError(f"{value[:60]!r} cannot go on one front matter line: drop line breaks, tabs and outer spaces")
+    if _unquote(value) == value:
+        return value
+    for quote in ("'", '"'):
+        if quote not in value:
+            return f"{quote}{value}{quote}"
+    raise ValueError(f"{value[:60]!r} holds both quote characters and ' #' or a leading quote: drop one of them")
+
+
+def _binding_value(key: str, value: str, no: int) -> str:
+    """'harness[:model]'; only a command (`command:./tool --fast`) may hold spaces, its arguments."""
+    harness = value.partition(":")[0]
+    spaced = any(ch.isspace() for ch in harness) or (harness.lower() != "command" and any(ch.isspace() for ch in value))
+    if not harness or spaced:
+        raise ValueError(
+            f"{key} binding {value[:40]!r} on line {no + 1} is not 'harness[:model]': write e.g. '{key}: claude:sonnet'"
+            " (only a command takes spaces: 'command:./my-agent --fast')"
+        )
     return value
 
 
@@ -120,12 +147,7 @@ def parse_pitch(text: str) -> PitchRequest:
             elif key == "fault":
                 fields["fault"] = value
             else:
-                harness = value.split(":", 1)[0]
-                if not harness or any(ch.isspace() for ch in value):
-                    raise ValueError(
-                        f"{key} binding {value[:40]!r} on line {no + 1} is not 'harness[:model]': write e.g. '{key}: claude:sonnet'"
-                    )
-                bindings[key] = value
+                bindings[key] = _binding_value(key, value, no)
         body_from = end + 1
     pitch = "\n".join(lines[body_from:]).strip()
     if not pitch:

@@ -22,6 +22,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from crumb.actors.harness.bindings import rooted
 from crumb.actors.harness.verifier_dir import prepare_verifier_dir
 from crumb.actors.base import ActorError, ActorRequest, ActorResult, Adapter, Binding, Limits, ProgressUpdate
 from crumb.dispatcher.manifest import measure
@@ -258,6 +259,7 @@ class Dispatcher:
         try:
             if bad is not None:
                 raise ValueError(bad)
+            binding = rooted(binding, self.root)  # `command:./my-agent` means the project's, not the daemon's cwd
             work_dir = self._work_dir(session, effect)
             request = ActorRequest(
                 role=actor, session=session, effect_id=effect["id"], work_dir=work_dir, input=effect["input"],

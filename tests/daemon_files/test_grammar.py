@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from crumb.daemon.grammar import COMMANDS, PitchRequest, parse_pitch, parse_steering
+from crumb.daemon.grammar import COMMANDS, PitchRequest, front_matter_value, parse_pitch, parse_steering
 from crumb.protocol.events import KINDS, InboxFile
 
 SOURCE = InboxFile(name="steer.txt", sha256="0" * 64, bytes=1).model_dump()
@@ -206,6 +206,11 @@ PITCHES = [
     ('---\npreset: "local" # trailing comment\n---\nsnake', PitchRequest(pitch="snake", preset="local")),
     ("\ufeff---\r\npreset: local\r\n---\r\nsnake\r\n", PitchRequest(pitch="snake", preset="local")),
     ("a pitch that mentions --- dashes", PitchRequest(pitch="a pitch that mentions --- dashes")),
+    (  # `all` binds every role not named; a command takes its arguments, as `crumb pitch --role` writes them
+        "---\nall: codex\nbuilder: command:./tools/agent --fast 'two words'\nverifier: 'command:./judge # x'\n---\nsnake",
+        PitchRequest(pitch="snake", bindings={"all": "codex", "builder": "command:./tools/agent --fast 'two words'",
+                                              "verifier": "command:./judge # x"}),
+    ),
 ]
 
 
@@ -228,7 +233,25 @@ PITCH_ERRORS = [
     ("---\npreset: a b\n---\nsnake", "not a preset name"),
     ("---\nbuilder: :sonnet\n---\nsnake", "not 'harness[:model]'"),
     ("---\nbuilder: claude sonnet\n---\nsnake", "not 'harness[:model]'"),
+    ("---\nbuilder: command :./tool\n---\nsnake", "only a command takes spaces"),
+    ("---\neveryone: codex\n---\nsnake", "unknown front matter key 'everyone'"),
 ]
+
+
+@pytest.mark.parametrize("value", ["codex", "command:./a --fast", "command:./a # not a comment", "'quoted' start",
+                                   '"double" start', "command:./a '#' \"x\"", "x #y"])
+def test_front_matter_values_read_back_exactly_as_written(value: str) -> None:
+    """What `crumb pitch` and the Studio write is what the daemon reads: ' #' and leading quotes survive."""
+    assert parse_pitch(f"---\nfault: {front_matter_value(value)}\n---\nsnake").fault == value
+    if value.startswith(("codex", "command:")):
+        assert parse_pitch(f"---\nbuilder: {front_matter_value(value)}\n---\nsnake").bindings == {"builder": value}
+
+
+@pytest.mark.parametrize(("value", "words"), [("a\npreset: x", "one front matter line"), (" padded", "outer spaces"),
+                                              ("'a' \"b\" #c", "both quote characters")])
+def test_a_value_one_front_matter_line_cannot_carry_is_refused(value: str, words: str) -> None:
+    with pytest.raises(ValueError, match=words):
+        front_matter_value(value)
 
 
 @pytest.mark.parametrize(("text", "words"), PITCH_ERRORS, ids=[w for _, w in PITCH_ERRORS])

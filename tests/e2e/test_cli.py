@@ -1,6 +1,7 @@
 """The `crumb` commands a person scripts with, run as real processes against a real daemon: the
-session commands' output and exit codes, the steering shortcuts, progress only on a terminal, and
-`crumb run` doing a whole pitch in one process."""
+session commands' output and exit codes, the steering shortcuts, progress only on a terminal,
+`crumb run` doing a whole pitch in one process, `--json` on pitch, steer, wait and run, and `crumb pitch`
+refusing (exit 2, nothing written) a binding, preset or fault the daemon would refuse or ignore."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from pathlib import Path
 from ulid import ULID
 
 from crumb.daemon.lock import daemon_status
+from crumb.store import paths
 from tests.daemon.conftest import crumb, events, state, wait_done
 from tests.harness.conftest import standins  # noqa: F401  (fixture)
 from tests.wait import wait_until
@@ -103,3 +105,84 @@ def test_waiting_with_no_daemon_says_how_to_start_one_and_keeps_the_pitch(root):
     assert [p.name.startswith("pitch-") for p in (root / "inbox").iterdir()] == [True]  # kept for when one starts
     again = crumb(root, "wait", out.stdout.strip(), "--timeout", "0.5")
     assert again.returncode == 2 and "no crumb daemon is watching" in again.stderr
+
+
+BAD_CHOICES = [
+    (["--role", "builder=nosuch"], "unknown harness 'nosuch'"),
+    (["--role", "builder=command"], "builder=command names no command"),
+    (["--role", "everyone=codex"], "ROLE one of planner, builder, verifier, researcher or all"),
+    (["--role", "builder=command:./a\nseed: 3"], "cannot go on one front matter line"),
+    (["--preset", "nosuch"], "no preset 'nosuch'"),
+    (["--fault", "nosuch"], "unknown fault 'nosuch'"),
+]
+
+
+def test_pitch_refuses_a_choice_the_daemon_would_refuse_or_ignore_before_writing_anything(root):
+    for args, words in BAD_CHOICES:
+        out = crumb(root, "pitch", *args, "60-second snake")
+        assert out.returncode == 2, (args, out.stderr)
+        errors = [line for line in out.stderr.splitlines() if line.startswith("Error:")]
+        assert len(errors) == 1 and words in errors[0], (args, out.stderr)
+        assert out.stdout == "" and list((root / "inbox").iterdir()) == []  # no session id, no file
+
+
+def test_role_flags_reach_the_session_as_given_command_arguments_and_all_included(root):
+    """What `crumb pitch --role` writes is exactly what the daemon reads and binds (no daemon needed:
+    the daemon's own grammar and session start are run on the file)."""
+    from crumb.daemon.grammar import parse_pitch
+    from crumb.daemon.session_start import session_start_data
+
+    out = crumb(root, "pitch", "--role", "builder=command:./tools/agent --fast 'two words'", "--role", "all=codex",
+                "--role", "verifier=command:./judge # not a comment", "--json", "60-second snake")
+    assert out.returncode == 0, out.stderr
+    dropped = json.loads(out.stdout)
+    assert dropped["file"].startswith("inbox/pitch-") and len(dropped["session"]) == 26
+    req = parse_pitch((root / dropped["file"]).read_text())
+    assert req.session == dropped["session"]
+    assert req.bindings == {"builder": "command:./tools/agent --fast 'two words'", "all": "codex",
+                            "verifier": "command:./judge # not a comment"}
+    data, warnings = session_start_data(root, req)
+    assert warnings == []
+    first = {role: chain[0] for role, chain in data["bindings"].items()}
+    assert first["builder"]["options"] == {"command": "./tools/agent --fast 'two words'"}
+    assert first["verifier"]["options"] == {"command": "./judge # not a comment"}
+    assert (first["planner"]["harness"], first["researcher"]["harness"]) == ("codex", "codex")
+    assert {chain[0]["origin"] for chain in data["bindings"].values()} == {"flag"}
+
+
+def test_json_output_of_pitch_steer_and_wait(root, daemon):
+    dropped = json.loads(crumb(root, "pitch", "--json", "60-second snake").stdout)
+    sid = dropped["session"]
+    assert set(dropped) == {"session", "file"} and dropped["file"].startswith("inbox/pitch-")
+    waited = crumb(root, "wait", sid, "--json")
+    assert waited.returncode == 0, waited.stderr
+    got = json.loads(waited.stdout)  # exactly one JSON object on stdout
+    game = paths.artifacts_dir(root, sid) / "game" / "index.html"
+    assert got == {"session": sid, "phase": "done", "done": "pass", "detail": got["detail"], "verdict": "PASS",
+                   "round": 1, "game": str(game), "exit": 0}
+    assert game.is_file() and "PASS" in got["detail"]
+
+    for args in (["steer", sid, "@builder", "make it red"], ["approve", sid], ["pause", sid, "builder"]):
+        out = crumb(root, *args, "--json")
+        assert out.returncode == 0, out.stderr
+        sent = json.loads(out.stdout)
+        assert sent["session"] == sid and sent["file"].startswith(f"sessions/{sid}/inbox/steer-"), sent
+
+    both = crumb(root, "pitch", "--wait", "--json", "pong to 5 points")
+    assert both.returncode == 0, both.stderr
+    done = json.loads(both.stdout)
+    assert (done["done"], done["verdict"], done["exit"]) == ("pass", "PASS", 0) and Path(done["game"]).is_file()
+
+    never = str(ULID())
+    late = crumb(root, "wait", never, "--timeout", "0.5", "--json")
+    assert late.returncode == 2
+    assert json.loads(late.stdout) == {"session": never, "phase": "new", "done": None, "detail": None,
+                                       "verdict": None, "round": 0, "game": None, "exit": 2}
+
+
+def test_run_json_says_how_the_session_ended(root):
+    out = crumb(root, "run", "--json", "--fault", "crash", "60-second snake", timeout=300)
+    assert out.returncode == 1, out.stderr  # done, but not with PASS
+    got = json.loads(out.stdout)
+    assert (got["done"], got["verdict"], got["game"], got["exit"]) == ("circuit_open", None, None, 1)
+    assert state(root, got["session"]).done["reason"] == "circuit_open"

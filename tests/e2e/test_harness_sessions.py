@@ -1,17 +1,21 @@
 """Whole sessions through each agent harness's stand-in, via the daemon, with real QA; the circuit
-breaker swapping to the next adapter; /cancel killing a hung agent's whole process group. (A chain
-exhausted to the end — done: circuit_open — is covered by tests/core/test_routing.py: every chain
-CRUMB builds ends in the offline studio.) Also: a command speaking the JSON contract, and /reset-circuit
-and /swap sent by a person while a session runs."""
+breaker swapping to the next adapter, and ending the session (circuit_open) when the offline studio at
+the end of the chain fails too (`--fault crash`); /cancel killing a hung agent's whole process group.
+Also: a command speaking the JSON contract, bound with arguments and by a path relative to the project
+root while the daemon runs from another folder, and /reset-circuit and /swap sent by a person while a
+session runs."""
 
 from __future__ import annotations
 
+import os
+import signal
+import subprocess
 import sys
 
 import pytest
 
 from crumb.store import paths
-from tests.daemon.conftest import crumb, drop, events, state, tagged_processes, wait_done
+from tests.daemon.conftest import crumb, drop, events, kill9, start_watch, state, tagged_processes, wait_done
 from tests.harness.conftest import STANDINS, openai_server, standins  # noqa: F401  (fixtures)
 from tests.wait import wait_until
 
@@ -63,6 +67,56 @@ def test_a_whole_session_through_a_command_speaking_the_json_contract(root, daem
         meta = events(root, sid, kind)[0]["meta"]
         assert (meta["harness"], meta["model"], meta["cost_usd"]) == ("command", "my-model", 0.01), (kind, meta)
     assert final.cost_usd >= 0.03 and final.tokens >= 45  # what the command reported counts against the budgets
+
+
+def test_a_relative_command_with_arguments_runs_from_the_project_root_whatever_the_daemons_folder(
+        root, tmp_path, monkeypatch):
+    tool = root / "tools" / "agent"  # the project's own tool, bound as ./tools/agent with an argument
+    tool.parent.mkdir()
+    tool.write_text(f"#!/bin/sh\nexec {sys.executable} {STANDINS / 'agent_command.py'} \"$@\"\n")
+    tool.chmod(0o755)
+    elsewhere = tmp_path / "elsewhere"
+    (elsewhere / "tools").mkdir(parents=True)  # no agent here: a cwd-relative lookup would miss it
+    monkeypatch.chdir(elsewhere)
+    proc = start_watch(root)  # `crumb --root ROOT watch`, started from another folder
+    try:
+        sid = crumb(root, "pitch", "tap the dot for 30 seconds", "--role", "all=command:./tools/agent ok").stdout.strip()
+        final = wait_done(root, sid, timeout=240)
+    finally:
+        os.killpg(proc.pid, signal.SIGTERM)
+        try:
+            proc.wait(timeout=60)
+        except subprocess.TimeoutExpired:
+            kill9(proc)
+    recorded = events(root, sid, "session.start")[0]["data"]["bindings"]
+    assert {role: chain[0]["options"] for role, chain in recorded.items()} == {
+        role: {"command": "./tools/agent ok"} for role in ("planner", "builder", "verifier", "researcher")
+    }  # `all` and a command with arguments reached the session as given
+    assert events(root, sid, "effect.failed") == [], [e["data"]["error"] for e in events(root, sid, "effect.failed")]
+    assert final.done["reason"] == "pass"
+    for kind in ("spec", "build", "judge.score"):
+        assert events(root, sid, kind)[0]["meta"]["harness"] == "command", kind
+
+
+def test_when_every_adapter_in_the_chain_fails_the_session_ends_circuit_open(root, daemon, standins):  # noqa: F811
+    """codex fails 3 times → its circuit opens → local takes over and, told to crash, fails 3 times
+    too → the chain is exhausted → done: circuit_open, with every step recorded."""
+    standins.set(per={"codex": {"mode": "error:turn"}})
+    out = crumb(root, "pitch", "60-second snake", "--role", "builder=codex", "--fault", "crash")
+    assert out.returncode == 0, out.stderr
+    final = wait_done(root, out.stdout.strip(), timeout=240)
+    sid = final.session
+    assert final.done["reason"] == "circuit_open", final.done
+    assert "builder" in final.done["detail"]
+    failed = [(e["data"]["adapter"], e["data"]["attempt"]) for e in events(root, sid, "effect.failed")]
+    assert failed == [("codex", 1), ("codex", 2), ("codex", 3), ("local", 1), ("local", 2), ("local", 3)]
+    assert "failed on purpose (fault 'crash')" in events(root, sid, "effect.failed")[-1]["data"]["error"]
+    opened = [(e["data"]["actor"], e["data"]["adapter"], e["data"]["failures"]) for e in events(root, sid, "circuit.opened")]
+    assert opened == [("builder", "codex", 3), ("builder", "local", 3)]
+    swapped = [(e["data"]["before"], e["data"]["after"]) for e in events(root, sid, "adapter.swapped")]
+    assert swapped == [("codex", "local")]
+    assert events(root, sid, "build") == [] and state(root, sid).pending == {}
+    assert [e["kind"] for e in events(root, sid)][-1] == "done"
 
 
 PARTIAL = {"judge": {"verdict": "PARTIAL", "total": 3.0, "feedback": "plays, but the dot is tiny", "evidence": []}}

@@ -12,7 +12,8 @@ from crumb.actors.harness import (
     load_preset,
     resolve_bindings,
 )
-from crumb.actors.harness.bindings import ROLES, parse_spec, preset_names
+from crumb.actors.base import Binding
+from crumb.actors.harness.bindings import ROLES, check_flags, parse_spec, preset_names, rooted
 
 REPO = Path(__file__).resolve().parents[2]
 PACKAGED = REPO / "crumb" / "actors" / "harness" / "presets"
@@ -168,6 +169,28 @@ def test_the_command_contract_example_binds_the_builder(root):
 def test_bad_flag_names_it(root):
     with pytest.raises(ValueError, match=r"flag builder=sonnet: unknown harness 'sonnet'"):
         resolve_bindings(root, flags={"builder": "sonnet"}, env={})
+
+
+def test_check_flags_accepts_all_and_refuses_what_the_daemon_would_not_run(root):
+    got = check_flags({"all": "codex", "builder": "command:./agent --fast"})
+    assert {role: b.harness for role, b in got.items()} == {"planner": "codex", "builder": "command",
+                                                           "verifier": "codex", "researcher": "codex"}
+    for flags, words in [({"builder": "nosuch"}, "unknown harness 'nosuch'"),
+                         ({"builder": "command"}, "names no command"),
+                         ({"everyone": "codex"}, "unknown role 'everyone'")]:
+        with pytest.raises(ValueError, match=words):
+            check_flags(flags)
+
+
+def test_rooted_reads_a_relative_executable_from_the_project_root(root):
+    fixed = rooted(parse_spec("command:./tools/agent --fast 'two words'", origin="flag"), root)
+    assert fixed.options["command"] == [str(root / "tools/agent"), "--fast", "two words"]
+    with_bin = rooted(Binding(harness="claude", options={"bin": "bin/claude"}), root)
+    assert with_bin.options["bin"] == str(root / "bin/claude")
+    for unchanged in (Binding(harness="command", options={"command": ["/usr/bin/agent", "-x"]}),
+                      Binding(harness="command", options={"command": "agent-on-path --x"}),
+                      Binding(harness="codex", options={"bin": "codex"}), Binding(harness="local")):
+        assert rooted(unchanged, root) == unchanged
 
 
 def test_project_presets_override_packaged(root):

@@ -8,6 +8,7 @@ layers would have chosen, and always ends in `local`; the circuit breaker walks 
 from __future__ import annotations
 
 import os
+import shlex
 import shutil
 from collections.abc import Mapping
 from importlib import resources
@@ -69,6 +70,35 @@ def parse_spec(spec: str, *, origin: str) -> Binding:
     elif harness == "local":
         provider, model = None, None
     return Binding(harness=harness, provider=provider, model=model, options=options, origin=origin)
+
+
+def check_flags(flags: Mapping[str, str]) -> dict[str, Binding]:
+    """Validate `--role` flags before anything is written: role (or `all`) -> the binding the daemon
+    will use. ValueError naming the flag and the fix, so a pitch never starts on a binding it would ignore."""
+    layer = _flags_layer(flags)
+    for role, (binding, _) in layer.items():
+        if binding.harness == "command" and not binding.options.get("command"):
+            raise ValueError(f"flag {role}=command names no command: write {role}=command:./my-agent (arguments may follow)")
+    return {role: entry[0] for role, entry in layer.items()}
+
+
+def rooted(binding: Binding, root: Path) -> Binding:
+    """The binding with a relative executable (`command:./my-agent`, option `bin = "./claude"`) made absolute
+    against the project root, so it runs the same whatever folder the daemon was started from."""
+    options = dict(binding.options)
+    command = options.get("command")
+    if isinstance(command, str):
+        command = shlex.split(command)
+    if isinstance(command, list) and command and _relative_path(str(command[0])):
+        options["command"] = [str(root / str(command[0])), *map(str, command[1:])]
+    if isinstance(options.get("bin"), str) and _relative_path(options["bin"]):
+        options["bin"] = str(root / options["bin"])
+    return binding if options == binding.options else binding.model_copy(update={"options": options})
+
+
+def _relative_path(name: str) -> bool:
+    """'./tool' or 'bin/tool' (a path, not a bare name looked up on PATH), not absolute."""
+    return os.sep in name and not os.path.isabs(name)
 
 
 def binding_from(value: Any, *, origin: str, where: str) -> tuple[Binding, list[Any]]:

@@ -7,6 +7,8 @@ Assumptions (AGENT-CLIS.md; check with `codex exec --help`):
 - `--skip-git-repo-check` is required outside a git repo (the game folder usually is), else exit 1.
 - `-s` read-only (exec's default) | workspace-write | danger-full-access; set explicitly. Its sandbox can
   fail silently inside containers: presets for already-isolated machines use danger-full-access.
+- read-only stops writes and network, not reads: a Verifier run here can read any file the user can by
+  absolute path (it is only not told the session's). See README.md "What a Verifier can read".
 """
 
 from __future__ import annotations

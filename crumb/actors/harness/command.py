@@ -118,7 +118,8 @@ class CommandAdapter:
     def run(self, request: ActorRequest, progress: ProgressFn, cancel: threading.Event) -> ActorResult:
         argv = command_argv(request)
         env = child_env(set_={"CRUMB_ROLE": request.role, "CRUMB_WORK_DIR": str(request.work_dir)})
-        # "./my-agent" means relative to where CRUMB runs (the project root), not to the work folder
+        # "./my-agent" is the project's: the dispatcher made it absolute against the root (bindings.rooted);
+        # only a caller that skips the dispatcher still has a relative path, read from its own folder
         exe = find_executable(argv[0], env) if "/" not in argv[0] else os.path.abspath(argv[0])
         if exe is None or not os.access(exe, os.X_OK):
             raise ActorError(f"command {request.role}: {argv[0]!r} is not an executable found on PATH; give a full path")

@@ -21,6 +21,16 @@ from crumb.protocol.events import EvidenceItem, Meta, ResearchPlan
 from crumb.protocol.game import Spec
 
 MODEL = "crumb-local-1"
+#: a fault that makes this adapter fail instead of building (round 1, every attempt): what a broken agent
+#: CLI looks like to the circuit breaker, so its last step (chain exhausted -> done: circuit_open) can be run
+CRASH = "crash"
+
+
+def faults() -> tuple[str, ...]:
+    """Every fault `--fault` may inject: the builder's broken games, and CRASH."""
+    from crumb.actors.local.builder import FAULTS
+
+    return (*FAULTS, CRASH)
 
 
 class _In(BaseModel):
@@ -125,6 +135,8 @@ class LocalAdapter:
         if isinstance(data.get("feedback"), (list, dict)):
             data["feedback"] = "\n".join(_texts(data["feedback"]))
         args: BuilderInput = _parse(BuilderInput, data, "builder")
+        if args.fault == CRASH:
+            raise ActorError(f"local builder: failed on purpose (fault {CRASH!r}); pitch without --fault {CRASH} to build")
         spec, notes = apply_steering(args.spec, args.steering)
         asked = {" ".join(m.split()).lower() for m in args.steering}
         fb_lines = [line for line in human_lines(args.feedback) if " ".join(line.split()).lower() not in asked]
