@@ -48,7 +48,6 @@ from crumb.store.writer import TranscriptWriter  # noqa: E402
 from tests.studio.scripted import Scripted  # noqa: E402
 
 OUT = Path(__file__).resolve().parent / "out"
-QUIET_KINDS = frozenset({"progress", "note", "user.note"})  # session.js refetches no panel for these
 CLI = [sys.executable, "-c", "from crumb.cli import main; main(prog_name='crumb')"]
 
 
@@ -84,7 +83,8 @@ class StudioProcess:
 
 
 class Tab:
-    """What one open session page does to the server: one SSE stream, a detail refetch per batch."""
+    """What one open session page does to the server: one SSE stream, which carries the events and
+    the changed panels (the page fetches the session's detail only once, when it opens)."""
 
     def __init__(self, host: str, port: int, session: str) -> None:
         self.host, self.port, self.session = host, port, session
@@ -95,10 +95,11 @@ class Tab:
         self.thread.start()
 
     def run(self) -> None:
-        detail = http.client.HTTPConnection(self.host, self.port, timeout=60)
-        last_fetch = 0.0
-        significant = False
         try:
+            detail = http.client.HTTPConnection(self.host, self.port, timeout=60)
+            detail.request("GET", f"/api/sessions/{self.session}")
+            detail.getresponse().read()
+            detail.close()
             self.conn.request("GET", f"/api/sessions/{self.session}/stream?after=0")
             resp = self.conn.getresponse()
             while not self.stop.is_set():
@@ -107,18 +108,6 @@ class Tab:
                     return
                 if line.startswith(b"id: "):
                     self.arrivals[int(line[4:])] = time.time()
-                elif line.startswith(b"data: ") and b'"kind":"' in line[:400]:
-                    kind = line.split(b'"kind":"', 1)[1].split(b'"', 1)[0].decode()
-                    significant = significant or kind not in QUIET_KINDS
-                elif line == b"\n" and significant and time.monotonic() - last_fetch > 0.25:
-                    significant = False
-                    last_fetch = time.monotonic()
-                    try:
-                        detail.request("GET", f"/api/sessions/{self.session}")
-                        detail.getresponse().read()
-                    except (OSError, http.client.HTTPException):  # keep-alive timed out: reconnect
-                        detail.close()
-                        detail = http.client.HTTPConnection(self.host, self.port, timeout=60)
         except Exception as err:  # noqa: BLE001 - closed by close()
             if not self.stop.is_set():
                 print(f"tab stream ended: {err!r}", file=sys.stderr)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -157,17 +158,61 @@ def daemon_state(root: Path) -> dict[str, Any]:
     return {**daemon_status(root), "available": True}
 
 
-def start_daemon(root: Path) -> dict[str, Any]:
-    """Start `crumb watch` for this root, detached, logging to .crumb/daemon.log (no-op if one runs)."""
+def daemon_log(root: Path) -> Path:
+    """Where a daemon the Studio starts writes its output (appended, one file per root)."""
+    return state_dir(root) / "daemon.log"
+
+
+START_TIMEOUT_S = 20.0  # a cold start imports the dispatcher and the QA runner: seconds on a loaded machine
+
+
+class DaemonFailed(RuntimeError):
+    """The daemon started and exited before it took the root; str() is its own one-line error."""
+
+
+def start_daemon(root: Path, timeout: float = START_TIMEOUT_S) -> dict[str, Any]:
+    """Start `crumb watch` for this root, detached, logging to .crumb/daemon.log (no-op if one runs).
+
+    Returns only once the daemon holds the root's lock: a daemon that exits at once (a broken
+    crumb.toml, ...) raises DaemonFailed with its own error line instead of being reported as running.
+    """
     state = daemon_state(root)
     if state.get("running"):
         return {**state, "started": False}
-    log_dir = state_dir(root)
-    log_dir.mkdir(parents=True, exist_ok=True)
-    with open(log_dir / "daemon.log", "ab") as log:
+    log_path = daemon_log(root)
+    log_path.parent.mkdir(parents=True, exist_ok=True)
+    with open(log_path, "ab") as log:
+        offset = log.tell()
         proc = subprocess.Popen(
             [sys.executable, "-c", "from crumb.cli import main; main(prog_name='crumb')",
              "--root", str(root), "watch"],
             cwd=root, stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
         )
-    return {"running": True, "pid": proc.pid, "started": True, "available": state.get("available", False)}
+    deadline = time.monotonic() + timeout
+    while True:
+        state = daemon_state(root)
+        if state.get("running"):  # ours, or one started meanwhile by someone else (ours then exits)
+            return {**state, "started": state.get("pid") == proc.pid}
+        try:
+            code = proc.wait(timeout=0.05)  # the wait is the pacing: it returns the moment the daemon exits
+        except subprocess.TimeoutExpired:
+            if time.monotonic() > deadline:
+                return {**state, "pid": proc.pid, "started": True, "starting": True}
+            continue
+        state = daemon_state(root)
+        if state.get("running"):
+            return {**state, "started": False}
+        raise DaemonFailed(_last_error(log_path, offset) or f"`crumb watch` exited with status {code}")
+
+
+def _last_error(log_path: Path, offset: int) -> str | None:
+    """The daemon's own error: the last `Error: ...` line it wrote to the log after `offset`, else its last line."""
+    try:
+        with open(log_path, "rb") as f:
+            f.seek(offset)
+            text = f.read(MAX_TEXT).decode("utf-8", "replace")
+    except OSError:
+        return None
+    lines = [ln.strip() for ln in text.splitlines() if ln.strip()]
+    errors = [ln.removeprefix("Error: ") for ln in lines if ln.startswith("Error: ")]
+    return (errors or lines or [None])[-1]

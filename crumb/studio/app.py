@@ -23,7 +23,8 @@ from starlette.staticfiles import StaticFiles
 from starlette.types import Receive, Scope, Send
 
 from crumb.store.paths import session_dir, transcript_path
-from crumb.studio import actions, data
+from crumb.studio import actions, data, rejected
+from crumb.studio.panels import PanelFeed, PanelUpdate
 from crumb.studio.security import Guard, GuardMiddleware
 from crumb.studio.tail import Line, TailHub
 
@@ -107,14 +108,27 @@ def create_app(cfg: StudioConfig) -> Starlette:
         return shell("session.html", request, session=sid)
 
     def api_sessions(request: Request) -> Response:
-        return _json({"sessions": data.session_rows(root), "daemon": actions.daemon_state(root)})
+        """A page of the session list, newest first; `next` is the `before` of the following page."""
+        before = request.query_params.get("before") or None
+        try:
+            limit = int(request.query_params.get("limit", data.SESSION_PAGE))
+            if not 1 <= limit <= data.MAX_SESSION_PAGE:
+                raise ValueError
+        except ValueError:
+            return _error(f"limit must be a whole number from 1 to {data.MAX_SESSION_PAGE}", 400)
+        if before is not None and not data.valid_session(before):
+            return _error(f"before={before[:40]!r} is not a session id: pass the `next` of the previous page", 400)
+        page = data.session_page(root, limit=limit, before=before)
+        return _json({**page, "daemon": actions.daemon_state(root)})
 
     def api_session(request: Request) -> Response:
         sid = session_or_404(request)
         if isinstance(sid, Response):
             return sid
         if not transcript_path(root, sid).is_file():
-            return _json({"session": sid, "pending": True, "daemon": actions.daemon_state(root)})
+            refused = rejected.find(root, sid)
+            return _json({"session": sid, "pending": True, "daemon": actions.daemon_state(root),
+                          "rejected": refused.model_dump() if refused else None})
         try:
             body = data.session_detail_json(root, sid)
         except Exception as err:  # a damaged transcript: say which line, keep serving the rest
@@ -205,6 +219,9 @@ def create_app(cfg: StudioConfig) -> Starlette:
     async def api_daemon_start(request: Request) -> Response:
         try:
             return _json(await asyncio.to_thread(actions.start_daemon, root))
+        except actions.DaemonFailed as err:
+            log = actions.daemon_log(root).relative_to(root)
+            return _error(f"the daemon exited at once: {err} (its log: {log})", 500)
         except OSError as err:
             return _error(f"could not start the daemon: {err}; run `crumb --root {root} watch` by hand", 500)
 
@@ -245,6 +262,9 @@ def _frame(seq: int, raw: bytes) -> bytes:
 class EventStream:
     """SSE of one transcript: `id:` is seq; a reconnect with Last-Event-ID resumes exactly after it.
 
+    After the backlog comes a `panels` event with every panel of the page, then one whenever panels
+    change (only those that did): tabs never refetch the session detail per event.
+
     Subscribes before reading the backlog and skips anything at or below the last seq sent, so a
     line appended during the hand-over is delivered once: no loss, no duplicates.
     """
@@ -265,6 +285,9 @@ class EventStream:
             return
         hub = self.cfg.hub
         tail, sub = hub.subscribe(transcript_path(self.cfg.root, sid))
+        if tail.feed is None:
+            root = self.cfg.root
+            tail.feed = PanelFeed(lambda: data.session_panels(root, sid), tail.broadcast, lambda: tail.last_seq)
         gone = asyncio.Event()
 
         async def watch_disconnect() -> None:
@@ -280,6 +303,7 @@ class EventStream:
                 (b"x-accel-buffering", b"no")]})
             tail.catch_up()
             last = await self._backlog(send, tail, last)
+            shown = await self._panels(send, tail.feed)
             getter: asyncio.Task[Any] | None = None
             closing = asyncio.get_running_loop().create_task(gone.wait())
             while not gone.is_set():
@@ -299,6 +323,12 @@ class EventStream:
                     while not sub.queue.empty():
                         sub.queue.get_nowait()
                     last = await self._backlog(send, tail, last)
+                    shown = await self._panels(send, tail.feed)
+                    continue
+                if isinstance(batch, PanelUpdate):  # the same bytes for every tab; older than the snapshot: skip
+                    if batch.version > shown:
+                        shown = batch.version
+                        await send({"type": "http.response.body", "body": batch.frame, "more_body": True})
                     continue
                 chunk = b"".join(_frame(seq, raw) for seq, raw in batch if seq > last)
                 if chunk:
@@ -314,6 +344,14 @@ class EventStream:
         finally:
             watcher.cancel()
             hub.unsubscribe(tail, sub)
+
+    async def _panels(self, send: Send, feed: PanelFeed) -> int:
+        """Send every panel as it is now; return its version (queued updates up to it are already in)."""
+        snap = await feed.snapshot()
+        if snap is None:
+            return 0
+        await send({"type": "http.response.body", "body": snap.frame, "more_body": True})
+        return snap.version
 
     async def _backlog(self, send: Send, tail: Any, last: int) -> int:
         """Send what the client has not seen; if that is a lot, send a `gap` and only the newest part."""

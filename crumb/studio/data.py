@@ -334,10 +334,9 @@ _details: dict[tuple[Path, str], tuple[int, float, bytes]] = {}
 
 
 def session_detail_json(root: Path, session: str) -> bytes:
-    """session_detail as JSON bytes, shared by every tab asking after the same event.
-
-    Many tabs refetch after each event: they share one computation and one encoding per
-    transcript position (files beside it are re-checked at most every DETAIL_TTL_S).
+    """session_detail as JSON bytes, for a page's first paint and API users (open pages get panel
+    updates on their stream instead). Tabs opened together share one computation and one encoding
+    per transcript position (files beside it are re-checked at most every DETAIL_TTL_S).
     """
     seq = _fold(root, session).cursor.seq
     key = (root, session)
@@ -350,6 +349,21 @@ def session_detail_json(root: Path, session: str) -> bytes:
         _details.clear()
     _details[key] = (seq, now, value)
     return value
+
+
+VOLATILE = ("last_seq", "events", "state_hash")  # change with every event; no panel shows them
+
+
+def session_panels(root: Path, session: str) -> dict[str, Any]:
+    """session_detail as the pushed panels: {} before the transcript exists, `error` for a damaged one."""
+    if not transcript_path(root, session).is_file():
+        return {}
+    try:
+        detail = session_detail(root, session)
+    except Exception as err:  # a damaged transcript: say which line, keep the panels shown so far
+        return {"error": str(err).splitlines()[0][:300]}
+    detail["summary"] = {k: v for k, v in detail["summary"].items() if k not in VOLATILE}
+    return {**detail, "error": None}
 
 
 def session_detail(root: Path, session: str) -> dict[str, Any]:
@@ -388,9 +402,26 @@ def session_row(root: Path, session: str) -> dict[str, Any]:
     }
 
 
-def session_rows(root: Path, limit: int = 200) -> list[dict[str, Any]]:
+SESSION_PAGE = 100
+MAX_SESSION_PAGE = 1000
+
+
+def session_page(root: Path, *, limit: int = SESSION_PAGE, before: str | None = None) -> dict[str, Any]:
+    """One page of the session list, newest first: the `limit` sessions older than `before` (a session id).
+
+    The cursor is an id, not an offset, so a session started while someone pages never shifts the
+    pages they have yet to load; `next` is the cursor of the following page (None on the last one).
+    """
+    ids = list_sessions(root)
+    older = [sid for sid in ids if before is None or sid < before]
+    page = older[:limit]
+    return {"sessions": session_rows(root, page), "total": len(ids),
+            "next": page[-1] if len(older) > len(page) else None}
+
+
+def session_rows(root: Path, ids: list[str]) -> list[dict[str, Any]]:
     rows = []
-    for sid in list_sessions(root)[:limit]:
+    for sid in ids:
         try:
             rows.append(session_row(root, sid))
         except Exception as err:  # one damaged transcript must not hide the others

@@ -4,6 +4,7 @@ However many tabs watch a session, the Studio reads its transcript once: a singl
 stats each watched file every ~20 ms, reads only the new bytes, indexes line offsets (seq N is
 line N, the writer guarantees it) and hands the raw lines to each subscriber's queue. Pages and
 reconnects read history by seq through the same index, so a large transcript is never sent whole.
+New lines also wake the session's panel feed (panels.py), whose updates go out on the same queues.
 """
 
 from __future__ import annotations
@@ -14,7 +15,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from crumb.studio.panels import PanelFeed, PanelUpdate
+
 Line = tuple[int, bytes]  # (seq, raw JSON line without the newline)
+Item = list[Line] | PanelUpdate | None  # what a stream receives: new lines, changed panels, or "shutting down"
 
 POLL_S = 0.02
 QUEUE_MAX = 10_000
@@ -34,7 +38,7 @@ def _seq_of(raw: bytes) -> int | None:
 
 @dataclass(eq=False)
 class Subscriber:
-    queue: asyncio.Queue[list[Line] | None] = field(default_factory=lambda: asyncio.Queue(QUEUE_MAX))
+    queue: asyncio.Queue[Item] = field(default_factory=lambda: asyncio.Queue(QUEUE_MAX))
     overflowed: bool = False
 
 
@@ -48,6 +52,7 @@ class Tail:
         self.read_to = 0  # bytes consumed (always just after a newline)
         self.identity: tuple[int, int] | None = None  # (st_dev, st_ino) of the indexed file
         self.subscribers: set[Subscriber] = set()
+        self.feed: PanelFeed | None = None  # the session's panels, set by whoever serves them
 
     @property
     def last_seq(self) -> int:
@@ -110,11 +115,13 @@ class Tail:
         batch = self.refresh()
         if batch:
             self.broadcast(batch)
+            if self.feed is not None and self.subscribers:
+                self.feed.poke()
 
-    def broadcast(self, batch: list[Line]) -> None:
+    def broadcast(self, item: list[Line] | PanelUpdate) -> None:
         for sub in self.subscribers:
             try:
-                sub.queue.put_nowait(batch)
+                sub.queue.put_nowait(item)
             except asyncio.QueueFull:
                 sub.overflowed = True  # the stream notices and tells the page to reload from the index
 

@@ -60,6 +60,6 @@ def test_a_damaged_transcript_does_not_hide_the_others(root: Path) -> None:
     bad = Scripted(root).start()
     with open(bad.writer.path, "ab") as f:
         f.write(b"{not json}\n")
-    rows = {r["session"]: r for r in data.session_rows(root)}
+    rows = {r["session"]: r for r in data.session_page(root)["sessions"]}
     assert rows[good.session]["phase"] == "waiting"
     assert rows[bad.session]["phase"] == "damaged" and "not valid JSON" in rows[bad.session]["error"]

@@ -160,3 +160,52 @@ def test_paging_requests_never_steal_lines_from_open_streams(studio: Studio, scr
         wait_until(lambda: r.seqs() == list(range(1, 43)), what="every line on the stream")
     finally:
         r.close()
+
+
+def test_panels_are_computed_once_per_change_and_pushed_to_every_tab(studio: Studio, scripted: Scripted,
+                                                                      monkeypatch) -> None:
+    """Fifty tabs cost one panel computation per change, not fifty detail requests: each stream gets
+    every panel after its backlog, then only the panels that changed, the same bytes for every tab."""
+    from crumb.studio import data
+
+    computed: list[str] = []
+    real = data.session_panels
+
+    def counting(root: Path, session: str) -> dict:
+        computed.append(session)
+        return real(root, session)
+
+    monkeypatch.setattr(data, "session_panels", counting)
+    scripted.start()
+    url = f"{studio.url}api/sessions/{scripted.session}/stream"
+    readers = [SSEReader(url) for _ in range(12)]
+
+    def panels(r: SSEReader) -> list[dict]:
+        return [e[2] for e in r.events if e[0] == "panels"]
+
+    try:
+        for r in readers:
+            wait_until(lambda r=r: panels(r), what="every panel after the backlog")
+        first = panels(readers[0])[0]["panels"]
+        assert first["summary"]["phase"] == "planning" and first["error"] is None and "spec" in first
+        assert "last_seq" not in first["summary"]  # counters that change with every event are not panels
+        before = len(computed)
+        assert before <= 2, f"{before} computations for {len(readers)} tabs connecting to an idle session"
+
+        scripted.plan("Comet Snake")  # effect.started + spec: the head, spec and logs change
+        for r in readers:
+            wait_until(lambda r=r: any((p["panels"].get("summary") or {}).get("title") == "Comet Snake"
+                                       for p in panels(r)), what="the new title on every tab")
+        assert len(computed) - before <= 2, "the panels were computed per tab, not once per change"
+        update = panels(readers[0])[-1]
+        assert "spec" in update["panels"] and "scorecard" not in update["panels"]  # only what changed
+        assert all(panels(r)[-1] == update for r in readers)
+
+        scripted.build()  # a build changes the game and the artifacts (and the budgets' wall time), not the spec
+        for r in readers:
+            wait_until(lambda r=r: "game" in panels(r)[-1]["panels"], what="the build's panels on every tab")
+        assert set(panels(readers[0])[-1]["panels"]) == {"artifacts", "game", "summary"}
+        assert len(computed) - before <= 4, "the panels were computed per tab, not once per change"
+    finally:
+        for r in readers:
+            r.close()

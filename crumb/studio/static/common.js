@@ -83,20 +83,32 @@ function phaseBadge(row) {
   return badge(text, PHASE_CLASS[row.phase] || "", row.done && row.done.detail);
 }
 
-// The daemon indicator in the header: running or not, and a button to start one.
+// The daemon indicator in the header: running or not, and a button to start one. The start request
+// answers once the daemon holds the root (or has failed): its error stays shown until the next try.
 function mountDaemon(el) {
+  let failure = "";
+  let busy = false;
   async function refresh(state) {
+    if (busy && !state) return;
     try { state = state || await apiGet("/api/daemon"); } catch (e) { state = { error: e.message }; }
     const running = state.running;
-    const kids = [h("span", { class: `dot ${running ? "on" : "off"}` }),
-      h("span", { text: running ? `daemon running${state.pid ? " · pid " + state.pid : ""}` : "daemon stopped" })];
+    if (running) failure = "";
+    const label = running ? `daemon running${state.pid ? " · pid " + state.pid : ""}`
+      : state.starting ? `daemon starting · pid ${state.pid}` : "daemon stopped";
+    const kids = [h("span", { class: `dot ${running ? "on" : "off"}` }), h("span", { text: label })];
     if (!running) {
       kids.push(h("button", { type: "button", class: "small", id: "daemon-start", onclick: async (ev) => {
         ev.target.disabled = true;
-        try { await refresh(await apiPost("/api/daemon/start")); }
-        catch (e) { el.append(h("span", { class: "err", text: e.message })); }
+        ev.target.textContent = "Starting…";
+        failure = "";
+        busy = true;
+        let next = null;
+        try { next = await apiPost("/api/daemon/start"); } catch (e) { failure = e.message; }
+        busy = false;
+        await refresh(next);
       } }, "Start daemon"));
     }
+    if (failure) kids.push(h("span", { class: "err", id: "daemon-error", text: failure }));
     clear(el, kids);
     el.dataset.running = running ? "1" : "0";
   }

@@ -22,22 +22,58 @@ function card(row) {
       row.error ? h("div", { class: "err", text: row.error }) : null));
 }
 
+// The list is paged, newest first: the top (up to REFRESH_MAX rows) is refreshed every 2 s, and
+// "Load older sessions" fetches the page before the oldest row shown (by id, so new sessions
+// arriving at the top never shift it). Rows past REFRESH_MAX keep the state they were loaded with.
+const PAGE = 100;
+const REFRESH_MAX = 1000;
+let rows = [];
+let nextCursor = null;
+let total = 0;
 let lastList = "";
+
+function renderSessions() {
+  const key = JSON.stringify([rows, nextCursor, total]);
+  if (key === lastList) return;
+  lastList = key;
+  document.getElementById("count").textContent = total
+    ? (rows.length < total ? `(${rows.length} of ${total})` : `(${total})`) : "";
+  clear(document.getElementById("sessions"), rows.length ? rows.map(card)
+    : [h("p", { class: "dim empty", text: "No sessions yet. Pitch a game above, or drop a text file in inbox/." })]);
+  document.getElementById("more").hidden = !nextCursor;
+}
+
 async function loadSessions() {
-  const box = document.getElementById("sessions");
   try {
-    const data = await apiGet("/api/sessions");
-    const key = JSON.stringify(data.sessions);
-    if (key !== lastList) {
-      lastList = key;
-      document.getElementById("count").textContent = data.sessions.length ? `(${data.sessions.length})` : "";
-      clear(box, data.sessions.length ? data.sessions.map(card)
-        : [h("p", { class: "dim empty", text: "No sessions yet. Pitch a game above, or drop a text file in inbox/." })]);
-    }
+    const data = await apiGet(`/api/sessions?limit=${Math.min(Math.max(rows.length, PAGE), REFRESH_MAX)}`);
+    const fresh = data.sessions;
+    const oldest = fresh.length ? fresh[fresh.length - 1].session : null;
+    const older = oldest ? rows.filter((r) => r.session < oldest) : [];
+    rows = fresh.concat(older);
+    if (!older.length) nextCursor = data.next;
+    total = data.total;
+    renderSessions();
   } catch (e) {
-    clear(box, h("p", { class: "err", text: `Could not list sessions: ${e.message}` }));
+    lastList = "";
+    clear(document.getElementById("sessions"), h("p", { class: "err", text: `Could not list sessions: ${e.message}` }));
   }
 }
+
+document.getElementById("more").addEventListener("click", async (ev) => {
+  ev.target.disabled = true;
+  try {
+    const data = await apiGet(`/api/sessions?before=${encodeURIComponent(nextCursor)}&limit=${PAGE}`);
+    const have = new Set(rows.map((r) => r.session));
+    rows = rows.concat(data.sessions.filter((r) => !have.has(r.session)));
+    nextCursor = data.next;
+    total = data.total;
+    renderSessions();
+  } catch (e) {
+    document.getElementById("more-status").textContent = `Could not load older sessions: ${e.message}`;
+  } finally {
+    ev.target.disabled = false;
+  }
+});
 
 async function loadPresets() {
   const data = await apiGet("/api/presets");

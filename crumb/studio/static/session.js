@@ -93,19 +93,20 @@ earlierBtn.addEventListener("click", async () => {
   timelineEl.scrollTop += timelineEl.scrollHeight - before;
 });
 
-// Kinds that change nothing but the timeline: no need to refetch the panels for them.
-const QUIET_KINDS = new Set(["progress", "note", "user.note"]);
-
 // One EventSource per page. The browser reconnects by itself, sending Last-Event-ID = the last seq.
 let source = null;
 function connect() {
   const live = document.getElementById("live");
   source = new EventSource(`${API}/stream?after=${studio.lastSeq}`);
   source.addEventListener("hello", () => { studio.connects++; live.textContent = "live"; live.className = "live on"; });
-  source.addEventListener("ev", (msg) => {
-    const ev = JSON.parse(msg.data);
-    appendEvents([ev]);
-    if (!QUIET_KINDS.has(ev.kind)) scheduleDetail();
+  source.addEventListener("ev", (msg) => { appendEvents([JSON.parse(msg.data)]); });
+  // The server computes the panels once per change for every open tab and sends only those that changed.
+  source.addEventListener("panels", (msg) => {
+    const update = JSON.parse(msg.data);
+    studio.panelUpdates = (studio.panelUpdates || 0) + 1;
+    studio.panelVersion = update.v;  // per connection: first every panel, then newer changes only
+    Object.assign(panels, update.panels);
+    showDetail(panels);
   });
   source.addEventListener("gap", async () => { await loadLatestPage(); });
   source.onerror = () => { live.textContent = "reconnecting"; live.className = "live off"; };
@@ -113,17 +114,8 @@ function connect() {
 
 // ------------------------------------------------------------------ detail panels
 
-let detailTimer = null;
-let detailBusy = false;
-function scheduleDetail() {
-  if (detailTimer) return;
-  detailTimer = setTimeout(async () => {
-    detailTimer = null;
-    if (detailBusy) { scheduleDetail(); return; }
-    detailBusy = true;
-    try { await loadDetail(); } finally { detailBusy = false; }
-  }, 250);
-}
+// The panels as last received: the first paint's GET, then the stream's updates merged in.
+const panels = {};
 
 function renderHead(s) {
   document.getElementById("title").textContent = s.title || "Untitled session";
@@ -317,6 +309,16 @@ async function loadDetail() {
   try { d = await apiGet(API); } catch (e) {
     notice.hidden = false; notice.className = "notice err"; notice.textContent = e.message; return false;
   }
+  if (d.pending && d.rejected) {
+    const r = d.rejected;
+    notice.hidden = false;
+    notice.className = "notice err rejected";
+    notice.textContent = `The daemon rejected this pitch: ${r.reason || "(its reason is being written)"}. `
+      + `The file is kept as ${r.file}; fix what it says and pitch again.`;
+    renderPipeline({ phase: "rejected", stage: null });
+    studio.rejected = r;
+    return false;
+  }
   if (d.pending) {
     notice.hidden = false;
     notice.className = "notice";
@@ -326,7 +328,19 @@ async function loadDetail() {
     renderPipeline({ phase: "planning", stage: null });
     return false;
   }
-  notice.hidden = true;
+  Object.assign(panels, d);
+  showDetail(panels);
+  return true;
+}
+
+function showDetail(d) {
+  if (d.summary === undefined) return;  // a session whose transcript has not appeared yet
+  const notice = document.getElementById("notice");
+  if (d.error) {
+    notice.hidden = false; notice.className = "notice err"; notice.textContent = d.error;
+  } else {
+    notice.hidden = true;
+  }
   const s = d.summary || {};
   const head = { ...s, budgets: undefined, pending: undefined, events: undefined, last_seq: undefined, state_hash: undefined };
   changed("head", head) && (renderHead(s), renderPipeline(s));
@@ -341,7 +355,6 @@ async function loadDetail() {
   studio.stage = s.stage;
   const where = s.phase === "done" ? "done" : s.stage || s.phase;
   if (studio.history[studio.history.length - 1] !== where) studio.history.push(where);
-  return true;
 }
 
 // ------------------------------------------------------------------ steering
@@ -382,5 +395,8 @@ for (const btn of document.querySelectorAll("[data-cmd]")) {
   await loadDetail();
   try { await loadLatestPage(); } catch (e) { /* no transcript yet: the stream will bring it */ }
   connect();
-  setInterval(() => { if (document.getElementById("notice").hidden === false) loadDetail(); }, 1000);
+  // while the session has not started (or the daemon's reason for refusing it is still being written)
+  setInterval(() => {
+    if (document.getElementById("notice").hidden === false && !(studio.rejected && studio.rejected.reason)) loadDetail();
+  }, 1000);
 })();
