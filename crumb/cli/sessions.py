@@ -17,7 +17,7 @@ from typing import Any
 import click
 from ulid import ULID
 
-from crumb.daemon.files import drop_inbox_file
+from crumb.daemon.files import InboxWriteError, drop_inbox_file
 from crumb.daemon.grammar import front_matter_value
 from crumb.daemon.lock import daemon_status
 from crumb.reducer.reduce import apply, initial_state
@@ -124,7 +124,15 @@ def drop_pitch(root: Path, text: str, *, preset: str | None, seed: int | None, f
     check_preset(root, preset)
     session = str(ULID())
     body = pitch_text(text, session=session, preset=preset, seed=seed, fault=fault, bindings=bindings)
-    return session, drop_inbox_file(paths.inbox_dir(root), body, stem="pitch")
+    return session, drop(paths.inbox_dir(root), body, stem="pitch")
+
+
+def drop(folder: Path, text: str, *, stem: str) -> Path:
+    """drop_inbox_file for the CLI: a folder that cannot take the file is one `Error:` line, not a traceback."""
+    try:
+        return drop_inbox_file(folder, text, stem=stem)
+    except InboxWriteError as err:
+        raise click.ClickException(str(err)) from None
 
 
 # ------------------------------------------------------------------ waiting and following
@@ -258,7 +266,7 @@ def _drop_steer(ctx: click.Context, ref: str, text: str, as_json: bool) -> None:
     session = session_arg(ctx, ref)
     if not text.strip():
         raise click.BadParameter("nothing to send: give a message, a /command or @actor text")
-    path = drop_inbox_file(paths.session_inbox(root, session), text.strip() + "\n", stem="steer")
+    path = drop(paths.session_inbox(root, session), text.strip() + "\n", stem="steer")
     if as_json:
         echo_json({"session": session, "file": rel(root, path)})
     else:

@@ -180,7 +180,14 @@ class Daemon:
         path = paths.transcript_path(self.root, session)
         if not path.exists():
             return None
-        repair(path)
+        try:
+            repair(path)
+        except OSError as err:  # a read-only session folder, a full disk: this session waits, the others go on
+            why = files.unwritable(path.parent, err, "make it writable, then restart `crumb watch`")
+            live = Live(state=initial_state(session), cursor=Cursor(path), broken=why)
+            self.sessions[session] = live
+            self._say(f"{session[-6:]} left alone: {why}")
+            return live
         live = Live(state=initial_state(session), cursor=Cursor(path))
         self.sessions[session] = live
         self._advance(session, resume=True)

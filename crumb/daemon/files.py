@@ -29,6 +29,7 @@ __all__ = [
     "InboxRead",
     "InboxReject",
     "archive",
+    "InboxWriteError",
     "drop_inbox_file",
     "ignore_reason",
     "is_ignored",
@@ -285,30 +286,48 @@ def archive(path: Path, archive_dir: Path) -> Path:
 _STEM = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$")
 
 
+class InboxWriteError(OSError):
+    """An inbox folder cannot take a file (read-only, no permission, disk full); one line with the fix."""
+
+
+def unwritable(folder: Path, err: OSError, fix: str = "make it writable and try again") -> str:
+    """Why `folder` cannot be written, on one line that says what to do."""
+    why = {errno.EROFS: "its file system is read-only", errno.EACCES: "permission denied: it is read-only for this user",
+           errno.EPERM: "permission denied: it is read-only for this user", errno.ENOSPC: "the disk is full",
+           errno.EDQUOT: "the disk quota is used up"}.get(err.errno or 0, err.strerror or str(err))
+    return f"cannot write to {folder}: {why}; {fix}"
+
+
 def drop_inbox_file(folder: Path, text: str, *, stem: str = "note") -> Path:
     """Write `text` as a new inbox file atomically: a temp name the watcher ignores, then one rename.
 
-    The final name is "<stem>-<ulid>.txt", unique, so concurrent droppers never collide.
+    The final name is "<stem>-<ulid>.txt", unique, so concurrent droppers never collide. A folder that
+    cannot be written raises InboxWriteError (nothing is left behind).
     """
     if not _STEM.match(stem):
         raise ValueError(f"bad inbox file stem {stem!r}: use letters, digits, '-' or '_' (at most 64)")
     folder = Path(folder)
-    folder.mkdir(parents=True, exist_ok=True)
     ulid = str(ULID())
     tmp = folder / f".{stem}-{ulid}.tmp"
     final = folder / f"{stem}-{ulid}.txt"
     data = text.encode("utf-8")
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0), 0o644)
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0), 0o644)
+    except OSError as err:
+        raise InboxWriteError(unwritable(folder, err)) from None
     try:
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)
             fh.flush()
             os.fsync(fh.fileno())
         _rename_noreplace(tmp, final)
-    except BaseException:
+    except BaseException as exc:
         try:
             os.unlink(tmp)  # our own temp file, never the message
         except FileNotFoundError:
             pass
+        if isinstance(exc, OSError):
+            raise InboxWriteError(unwritable(folder, exc)) from None
         raise
     return final

@@ -22,6 +22,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.types import Receive, Scope, Send
 
+from crumb.daemon.files import InboxWriteError
 from crumb.store.paths import session_dir, transcript_path
 from crumb.studio import actions, data, rejected
 from crumb.studio.panels import PanelFeed, PanelUpdate
@@ -203,6 +204,8 @@ def create_app(cfg: StudioConfig) -> Starlette:
             return _error(_validation_message(err))
         except actions.BadRequest as err:
             return _error(str(err))
+        except InboxWriteError as err:
+            return _error(str(err), 500)
 
     async def api_steer(request: Request) -> Response:
         sid = session_or_404(request)
@@ -215,6 +218,8 @@ def create_app(cfg: StudioConfig) -> Starlette:
             return _error(_validation_message(err))
         except actions.BadRequest as err:
             return _error(str(err), 409)
+        except InboxWriteError as err:
+            return _error(str(err), 500)
 
     async def api_daemon_start(request: Request) -> Response:
         try:

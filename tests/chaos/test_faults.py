@@ -139,8 +139,6 @@ def stuck_session(root: Path) -> Scripted:
     return s
 
 
-@pytest.mark.xfail(strict=True, reason="issue #8 gap: the daemon stops at start-up with a traceback when a "
-                   "session folder is read-only (Daemon._load -> repair opens the transcript for writing)")
 def test_a_read_only_session_is_named_and_left_alone_while_the_others_go_on(root: Path) -> None:
     ro = stuck_session(root)
     before = paths.transcript_path(root, ro.session).read_bytes()
@@ -165,8 +163,6 @@ def test_a_read_only_session_is_named_and_left_alone_while_the_others_go_on(root
     assert state(root, ro.session).pending, "the read-only session's work was dropped"
 
 
-@pytest.mark.xfail(strict=True, reason="issue #8 gap: `crumb steer` and `crumb pitch` print a traceback when "
-                   "the inbox folder is read-only (crumb/daemon/files.py drop_inbox_file)")
 @pytest.mark.parametrize("where", ["pitch", "steer"])
 def test_writing_into_a_read_only_inbox_is_one_clear_line(root: Path, where: str) -> None:
     s = stuck_session(root)

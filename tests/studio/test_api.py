@@ -65,3 +65,16 @@ def test_start_daemon_failure_is_the_daemon_own_error_line(studio: Studio, clien
     assert "crumb.toml: bad [settings]: inbox.max_bytes" in error and "\n" not in error
     assert daemon_status(root)["running"] is False
     assert "Error: " in (root / ".crumb" / "daemon.log").read_text()  # the whole story stays in the log
+
+
+def test_a_pitch_into_an_inbox_that_cannot_be_written_is_one_line_naming_it(client: httpx.Client, studio: Studio,
+                                                                          root: Path) -> None:
+    inbox = root / "inbox"
+    if inbox.is_dir():
+        inbox.rmdir()
+    inbox.write_text("a file where the inbox folder should be")
+    r = client.post("/api/pitch", json={"pitch": "a snake game"}, headers=post_headers(studio))
+    assert r.status_code == 500
+    error = r.json()["error"]
+    assert error.startswith(f"cannot write to {root / 'inbox'}") and "\n" not in error
+    assert (root / "inbox").read_text() == "a file where the inbox folder should be"
