@@ -90,16 +90,15 @@ class SteerRequest(BaseModel):
 def check_choices(root: Path, req: PitchRequest) -> None:
     """Refuse a preset or harness the daemon would not find, before anything is written: the daemon
     would only fall back to the offline studio, and the person would learn it from the timeline."""
-    from crumb.actors.harness.bindings import parse_spec
+    from crumb.actors.harness.bindings import check_flags
 
     if req.preset is not None and req.preset not in presets(root):
         raise BadRequest(f"no preset {req.preset!r}; pick one of {', '.join(presets(root))} "
                          f"(or add presets/{req.preset}.toml)")
-    for role, binding in req.bindings.items():
-        try:
-            parse_spec(binding, origin="studio")
-        except ValueError as err:
-            raise BadRequest(f"{role}: {err}") from None
+    try:
+        check_flags(req.bindings)  # the checks `crumb pitch --role` makes
+    except ValueError as err:
+        raise BadRequest(str(err)) from None
 
 
 def pitch(root: Path, req: PitchRequest) -> dict[str, Any]:

@@ -116,6 +116,12 @@ def test_binding_specs(spec, expected):
     assert (b.harness, b.provider, b.model, b.options) == expected
 
 
+def test_an_openai_table_may_give_its_model_as_a_key(root):
+    (root / "crumb.toml").write_text('[roles.builder]\nharness = "openai"\nprovider = "ollama"\nmodel = "qwen2.5-coder"\n')
+    builder = resolve_bindings(root, env={})["builder"][0]
+    assert (builder.harness, builder.provider, builder.model) == ("openai", "ollama", "qwen2.5-coder")
+
+
 def test_config_tables_with_options_and_fallback(root):
     (root / "crumb.toml").write_text(
         '[roles.builder]\nharness = "codex"\nmodel = "gpt-5-codex"\noptions = { sandbox = "danger-full-access" }\n'
@@ -138,6 +144,8 @@ def test_config_tables_with_options_and_fallback(root):
         ('[bindings.builder]\nharness = "claude"\n', r"unknown key 'bindings'.*put it under \[roles\]"),
         ('[inbox]\nmax_bytes = 10\n', r"unknown key 'inbox'.*\[settings.inbox\]"),
         ('prest = "claude"\n', "unknown key 'prest' .*allowed: preset, roles, settings"),
+        ('[roles]\nbuilder = "openai"\n', r"openai needs a model: write openai:ollama/qwen2.5-coder"),
+        ('[roles.builder]\nharness = "openai"\nbase_url = "http://gpu:8000/v1"\n', r"openai needs a model.*model = "),
     ],
 )
 def test_bad_config_is_one_line_naming_file_and_fix(root, text, words):
@@ -177,6 +185,8 @@ def test_check_flags_accepts_all_and_refuses_what_the_daemon_would_not_run(root)
                                                            "verifier": "codex", "researcher": "codex"}
     for flags, words in [({"builder": "nosuch"}, "unknown harness 'nosuch'"),
                          ({"builder": "command"}, "names no command"),
+                         ({"verifier": "openai"}, "openai needs a model"),
+                         ({"builder": "claude:son net"}, "a model name has no spaces"),
                          ({"everyone": "codex"}, "unknown role 'everyone'")]:
         with pytest.raises(ValueError, match=words):
             check_flags(flags)

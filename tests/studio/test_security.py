@@ -102,6 +102,10 @@ def test_bad_input_gets_one_line_reason(studio: Studio, client: httpx.Client, ro
     assert r.status_code == 400 and "no preset 'nosuch'" in r.json()["error"] and "claude" in r.json()["error"]
     r = client.post("/api/pitch", json={"pitch": "x", "bindings": {"builder": "nosuch:big"}}, headers=h)
     assert r.status_code == 400 and "unknown harness 'nosuch'" in r.json()["error"] and "codex" in r.json()["error"]
+    for binding, needle in (("claude:son net", "a model name has no spaces"), ("openai", "openai needs a model"),
+                            ("command", "names no command")):
+        r = client.post("/api/pitch", json={"pitch": "x", "bindings": {"builder": binding}}, headers=h)
+        assert r.status_code == 400 and needle in r.json()["error"], (binding, r.text)
     r = client.post("/api/pitch", content=b"not json", headers=h)
     assert r.status_code == 400 and "JSON" in r.json()["error"]
     r = client.post(f"/api/sessions/{scripted.session}/steer", json={"text": "hi"}, headers=h)

@@ -42,15 +42,21 @@ AMBIENT: tuple[tuple[str, str], ...] = (
 # ---------------------------------------------------------------- parsing one binding
 
 
-def parse_spec(spec: str, *, origin: str) -> Binding:
+NO_MODEL = "openai needs a model: write openai:ollama/qwen2.5-coder (provider/model, optionally @base_url)"
+
+
+def parse_spec(spec: str, *, origin: str, partial: bool = False) -> Binding:
     """'harness[:model]' -> Binding. 'openai:ollama/qwen2.5-coder@http://host:11434/v1' names provider,
-    model and base URL; 'command:./tool --flag' names the command."""
+    model and base URL; 'command:./tool --flag' names the command. `partial`: the rest of the binding
+    follows (a TOML table's own keys), so what only a whole binding must have is checked later."""
     spec = spec.strip()
     harness, _, rest = spec.partition(":")
     harness = harness.strip().lower()
     if harness not in HARNESSES:
         raise ValueError(f"unknown harness {harness!r} in {spec!r}; known: {', '.join(HARNESSES)}")
     rest = rest.strip()
+    if harness != "command" and any(c.isspace() for c in rest):
+        raise ValueError(f"{spec!r}: a model name has no spaces (only command: takes arguments)")
     options: dict[str, Any] = {}
     provider = HARNESS_PROVIDER.get(harness)
     model: str | None = rest or None
@@ -69,6 +75,8 @@ def parse_spec(spec: str, *, origin: str) -> Binding:
         model = model or None
     elif harness == "local":
         provider, model = None, None
+    if harness == "openai" and not model and not partial:
+        raise ValueError(f"{NO_MODEL}, not {spec!r}")
     return Binding(harness=harness, provider=provider, model=model, options=options, origin=origin)
 
 
@@ -121,7 +129,7 @@ def _binding_from(value: Any, *, origin: str, where: str) -> tuple[Binding, list
         fallback = [fallback]
     if "harness" not in table:
         raise ValueError(f"{where}: a binding table needs harness = one of {', '.join(HARNESSES)}")
-    base = parse_spec(str(table.pop("harness")), origin=origin)
+    base = parse_spec(str(table.pop("harness")), origin=origin, partial=True)
     options = {**base.options, **dict(table.pop("options", {}) or {})}
     for key in ("base_url", "command"):
         if key in table:
@@ -130,11 +138,14 @@ def _binding_from(value: Any, *, origin: str, where: str) -> tuple[Binding, list
     if base.harness == "local":
         data.setdefault("provider", None)
     try:
-        return Binding.model_validate(data), list(fallback)
+        binding = Binding.model_validate(data)
     except ValidationError as exc:
         first = exc.errors()[0]
         field = ".".join(str(p) for p in first["loc"])
         raise ValueError(f"{where}: {field}: {first['msg']}; allowed keys: harness, provider, model, options, fallback") from None
+    if binding.harness == "openai" and not binding.model:
+        raise ValueError(f"{where}: {NO_MODEL} (or model = \"...\" in this table)")
+    return binding, list(fallback)
 
 
 # ---------------------------------------------------------------- presets and config files
