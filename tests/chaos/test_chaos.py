@@ -65,6 +65,7 @@ def run_chaos(root: Path, qa_runner, *, sessions: int, kills: int, seed: int) ->
     try:
         actions = ["pitch"] * sessions + ["steer"] * (sessions * 2) + ["kill"] * kills
         rng.shuffle(actions)
+        actions.insert(0, actions.pop(actions.index("pitch")))  # a pitch first, so no steering file is drawn for nothing
         # every session's pitch comes before its notes: steer only sessions that exist
         for action in actions:
             if action == "pitch" and len(ids) < sessions:
@@ -147,6 +148,7 @@ def left_behind(tag: str, timeout: float = 30) -> int:
 def test_chaos_short(tmp_path: Path, qa_runner) -> None:  # noqa: ANN001
     figures = run_chaos(tmp_path / "root", qa_runner, sessions=6, kills=3, seed=int(os.environ.get("CRUMB_CHAOS_SEED", 7)))
     report("short", figures)
+    assert figures["files_dropped"] == 6 * 3, figures  # every pitch and every steering file was dropped
     assert figures["recorded_exactly_once"] == figures["files_dropped"]
 
 
