@@ -125,8 +125,8 @@ def decode_line(raw: bytes, path: Path, lineno: int, expected: int | None = None
     if expected is not None and obj["seq"] != expected:
         raise TranscriptError(f"{path}:{lineno}: seq {obj['seq']} where {expected} was expected")
     if session is not None and obj["session"] != session:
-        raise TranscriptError(f"{path}:{lineno}: a line of session {obj['session']} in the transcript of {session}; "
-                              "move it out by hand")
+        raise TranscriptError(f"{path}:{lineno}: session {obj['session']}, but the lines before are of session {session}: "
+                              "a line from another transcript (or a damaged session id); move it out by hand")
     if validate:
         if obj["kind"] not in KINDS:
             raise TranscriptError(f"{path}:{lineno}: unknown kind {obj['kind']!r} (schema v{obj['v']}; this CRUMB knows "
