@@ -9,7 +9,7 @@
    in a rotating order so drift in other load on the machine cancels out:
      baseline  no Studio working (frozen with SIGSTOP: it costs nothing, as if absent)
      idle      Studio running, no tab open
-     tabs      Studio + N tabs (each: one SSE stream + a detail refetch per batch, like session.js)
+     tabs      Studio + N tabs (each: one detail fetch on open, then one SSE stream carrying events and panels, like session.js)
    Reported as medians, as ratios to the baseline (of the medians, and the median of per-round ratios),
    and the Studio's own CPU time per append. The idle condition is the control: the idle Studio does
    almost nothing, so how far its ratio strays from 1.0 is the noise floor of the machine. The worker appends with fsync="never": the cheapest possible
@@ -95,6 +95,9 @@ class Tab:
         self.thread.start()
 
     def run(self) -> None:
+        # This thread stands in for a browser tab on the person's side; at the lowest priority, so what the
+        # daemon loses shows the Studio's cost (its fan-out to 50 streams), not this bench's own readers.
+        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), 19)
         try:
             detail = http.client.HTTPConnection(self.host, self.port, timeout=60)
             detail.request("GET", f"/api/sessions/{self.session}")
