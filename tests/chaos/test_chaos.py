@@ -99,6 +99,9 @@ def run_chaos(root: Path, qa_runner, *, sessions: int, kills: int, seed: int) ->
                     p.is_file() for p in paths.session_inbox(root, sid).iterdir()), 300, f"{sid} finished")
             except AssertionError as err:
                 raise AssertionError(f"{err}; {where_it_stands(root, sid)}") from None
+        for sid in ids:  # the file has the last line before the daemon has reduced it
+            wait_until(lambda: final.daemon.sessions[sid].state.last_seq == state(root, sid).last_seq, 60,
+                       f"{sid} reduced to its last line")
         live = {sid: final.daemon.sessions[sid].state.state_hash() for sid in ids}
 
     recorded_once = 0

@@ -42,8 +42,12 @@ def test_a_pitch_file_becomes_a_session_that_runs_to_its_end(root, daemon):
     assert not (root / "inbox" / "pitch.txt").exists()
     assert (sdir / "artifacts" / "game" / "index.html").is_file() and (sdir / "artifacts" / "spec.md").is_file()
     assert final.spec["data"]["numbers"]["lives"] == 3 and final.spec["data"]["numbers"]["time_limit_s"] == 60
-    # the daemon's state is exactly what replay rebuilds
-    assert daemon.daemon.sessions[sid].state.state_hash() == replay_file(paths.transcript_path(root, sid)).state_hash()
+    # the daemon's state is exactly what replay rebuilds (once it has reduced the last line, which it
+    # reads back after the file has it: wait for that, not for the file)
+    replayed = replay_file(paths.transcript_path(root, sid))
+    live = daemon.daemon.sessions[sid]
+    wait_until(lambda: live.state.last_seq == replayed.last_seq, 30, "the daemon to reduce every line")
+    assert live.state.state_hash() == replayed.state_hash()
 
 
 def test_steering_lines_become_user_events_once_each_and_unknown_commands_get_an_error(root, daemon):
