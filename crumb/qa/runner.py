@@ -14,7 +14,7 @@ import signal
 import tempfile
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -32,6 +32,8 @@ from crumb.settings import QASettings
 LAUNCH_TIMEOUT_S = 30.0
 CLOSE_TIMEOUT_S = 5.0
 WATCH_INTERVAL_S = 0.25  # how often a running browser's process is looked at
+STALL_TICK_S = 0.25  # the stall monitor's beat
+STALL_MIN_S = 1.0  # a beat this late means QA's own process (or the whole machine) stood still
 SCREENSHOTS = ("start", "input", "end")
 
 
@@ -111,6 +113,18 @@ class _Engine:
         (Path(self._park_dir.name) / "index.html").write_text("<!doctype html><title>ready</title>")
         self._park = GameServer(Path(self._park_dir.name)).start()
         self._lock = asyncio.Lock()
+        self.stalled = 0.0  # seconds this loop stood still, in all (see monitor)
+
+    async def monitor(self) -> None:
+        """Count the time this loop stands still. On a shared host the whole machine can stop for a
+        minute: every timer then fires at once and a good game looks hung; checks do not count that time
+        against the game, and a check it spoilt is run again."""
+        while True:
+            beat = time.monotonic()
+            await asyncio.sleep(STALL_TICK_S)
+            late = time.monotonic() - beat - STALL_TICK_S
+            if late >= STALL_MIN_S:
+                self.stalled += late
 
     async def ready(self) -> Browser:
         async with self._lock:
@@ -196,25 +210,34 @@ class _Engine:
 
     async def check(self, game_dir: Path, entry: str, criteria: Sequence[Criterion], manifest: Manifest | None,
                     build_id: str | None, out_dir: Path | None, controls: Sequence[str]) -> QAResult:
-        started = time.monotonic()
+        started, stalled_before = time.monotonic(), self.stalled
+
+        def used() -> float:  # seconds of the budget spent, not counting time the machine stood still
+            return time.monotonic() - started - (self.stalled - stalled_before)
+
         static = await asyncio.to_thread(check_static, game_dir, entry, manifest, self.settings)
         report, error = PlayReport(ev=Evidence()), None
         if static.entry_ok:
-            report, error = await self._browser_stage(game_dir, entry, criteria, controls, started)
-            left = self.settings.timeout_s - (time.monotonic() - started)
-            if error is None and any(f.code == "hang" for f in report.ev.findings) and left > self.settings.timeout_s / 2:
-                # A stall of QA's own (its driver, its browser) looks exactly like a game that hangs: before
-                # blaming the game, check it once more, on a fresh browser when no other check is running.
+            report, error = await self._browser_stage(game_dir, entry, criteria, controls, used)
+            hang = any(f.code == "hang" for f in report.ev.findings)
+            stood = self.stalled - stalled_before
+            if ((hang and error is None) or (stood >= STALL_MIN_S and (hang or error))) \
+                    and self.settings.timeout_s - used() > self.settings.timeout_s / 2:
+                # A stall of QA's own (its driver, its browser, the machine) looks exactly like a game that
+                # hangs: before blaming the game, check it once more, on a fresh browser when no other
+                # check is running.
                 if not self.active:
                     await self.restart()
-                report, error = await self._browser_stage(game_dir, entry, criteria, controls, started)
-                report.ev.find("rechecked", "a first run stopped responding; QA checked the game again, on a fresh "
-                               "browser, and this result is that second run", "Minor")
+                report, error = await self._browser_stage(game_dir, entry, criteria, controls, used)
+                why = (f"QA's own process stood still for {stood:.0f} s (a loaded machine)" if stood >= STALL_MIN_S
+                       else "a first run stopped responding")
+                report.ev.find("rechecked", f"{why}; QA checked the game again, on a fresh browser, and this "
+                               "result is that second run", "Minor")
         return assemble(static, report, criteria=criteria, build_id=build_id, out_dir=out_dir, error=error,
                         duration_ms=int((time.monotonic() - started) * 1000))
 
     async def _browser_stage(self, game_dir: Path, entry: str, criteria: Sequence[Criterion],
-                             controls: Sequence[str], started: float) -> tuple[PlayReport, str | None]:
+                             controls: Sequence[str], used: Callable[[], float]) -> tuple[PlayReport, str | None]:
         """One run of the game in the browser; QA's own failures come back as the error, never raised."""
         ev = Evidence()
         report = PlayReport(ev=ev)
@@ -223,10 +246,9 @@ class _Engine:
         try:
             with GameServer(game_dir) as server:
                 browser = await self.ready()
-                report = await asyncio.wait_for(
+                report = await self._within_budget(
                     play(browser, server.base, server.url(entry), criteria=criteria,
-                         controls=controls, settings=self.settings, ev=ev, pool=self.pool),
-                    self.settings.timeout_s - (time.monotonic() - started))
+                         controls=controls, settings=self.settings, ev=ev, pool=self.pool), used)
         except asyncio.TimeoutError:
             error = f"QA timed out after {self.settings.timeout_s:g} s"
             ev.find("timeout", f"{error}; raise qa.timeout_s if the game is just slow", "Critical")
@@ -252,6 +274,24 @@ class _Engine:
         if ev.restart_browser:
             await self.restart()
         return report, error
+
+
+    async def _within_budget(self, step: Awaitable[PlayReport], used: Callable[[], float]) -> PlayReport:
+        """Await `step` until the check's budget is spent (TimeoutError); time the machine stood still is
+        given back, so a stall cannot use up a game's budget."""
+        task = asyncio.ensure_future(step)
+        try:
+            while True:
+                done, _ = await asyncio.wait({task}, timeout=max(self.settings.timeout_s - used(), 0.0))
+                if done:
+                    return task.result()
+                await asyncio.sleep(0)  # a stall just ended: let the monitor count it before deciding
+                if self.settings.timeout_s - used() <= 0:
+                    raise asyncio.TimeoutError
+        finally:
+            if not task.done():
+                task.cancel()
+                await asyncio.wait({task}, timeout=CLOSE_TIMEOUT_S)
 
 
 def assemble(static: StaticReport, report: PlayReport, *, criteria: Sequence[Criterion], build_id: str | None,
@@ -317,6 +357,7 @@ class QARunner:
         self._thread.start()
         self._closed = False
         self._warm = asyncio.run_coroutine_threadsafe(self._warm_up(), self._loop)
+        self._monitor = asyncio.run_coroutine_threadsafe(self._engine.monitor(), self._loop)
 
     async def _warm_up(self) -> None:
         try:
@@ -366,6 +407,7 @@ class QARunner:
             asyncio.run_coroutine_threadsafe(self._engine.close(), self._loop).result(timeout=3 * CLOSE_TIMEOUT_S)
         except Exception:  # noqa: BLE001
             pass
+        self._monitor.cancel()
         self._loop.call_soon_threadsafe(self._loop.stop)
         self._thread.join(timeout=CLOSE_TIMEOUT_S)
 
