@@ -27,7 +27,7 @@ from crumb.store.paths import session_dir, transcript_path
 from crumb.studio import actions, data, rejected
 from crumb.studio.panels import PanelFeed, PanelUpdate
 from crumb.studio.security import Guard, GuardMiddleware
-from crumb.studio.tail import Line, TailHub
+from crumb.studio.tail import WAKE, Line, TailHub
 
 HERE = Path(__file__).parent
 PAGE_LIMIT = 200
@@ -294,14 +294,25 @@ class EventStream:
             root = self.cfg.root
             tail.feed = PanelFeed(lambda: data.session_panels(root, sid), tail.broadcast, lambda: tail.last_seq)
         gone = asyncio.Event()
+        quiet = [True]  # nothing sent since the last keepalive tick
 
         async def watch_disconnect() -> None:
-            while True:
-                if (await receive())["type"] == "http.disconnect":
-                    gone.set()
-                    return
+            while (await receive())["type"] != "http.disconnect":
+                pass
+            gone.set()
+            sub.wake()
 
-        watcher = asyncio.get_running_loop().create_task(watch_disconnect())
+        async def keepalive() -> None:
+            while True:
+                await asyncio.sleep(KEEPALIVE_S)
+                if quiet[0]:
+                    sub.wake()
+                quiet[0] = True
+
+        loop = asyncio.get_running_loop()
+        # one wait per item on the queue alone: a task and asyncio.wait per item per tab cost more than
+        # the item itself, fifty tabs over (tests/studio/test_stream.py; bench/studio.py)
+        watcher, ticker = loop.create_task(watch_disconnect()), loop.create_task(keepalive())
         try:
             await send({"type": "http.response.start", "status": 200, "headers": [
                 (b"content-type", b"text/event-stream; charset=utf-8"), (b"cache-control", b"no-store"),
@@ -309,20 +320,15 @@ class EventStream:
             tail.catch_up()
             last = await self._backlog(send, tail, last)
             shown = await self._panels(send, tail.feed)
-            getter: asyncio.Task[Any] | None = None
-            closing = asyncio.get_running_loop().create_task(gone.wait())
             while not gone.is_set():
-                getter = asyncio.get_running_loop().create_task(sub.queue.get())
-                done, _ = await asyncio.wait({getter, closing}, timeout=KEEPALIVE_S,
-                                             return_when=asyncio.FIRST_COMPLETED)
-                if getter not in done:
-                    getter.cancel()
-                    if not gone.is_set():
+                batch = await sub.queue.get()
+                if batch is None or gone.is_set():  # server shutting down, or the page went away
+                    break
+                if batch == WAKE:
+                    if quiet[0]:
                         await send({"type": "http.response.body", "body": b": keepalive\n\n", "more_body": True})
                     continue
-                batch = getter.result()
-                if batch is None:  # server shutting down
-                    break
+                quiet[0] = False
                 if sub.overflowed:  # this client fell far behind: resend from the index
                     sub.overflowed = False
                     while not sub.queue.empty():
@@ -339,15 +345,13 @@ class EventStream:
                 if chunk:
                     last = batch[-1][0]
                     await send({"type": "http.response.body", "body": chunk, "more_body": True})
-            closing.cancel()
-            if getter is not None and not getter.done():
-                getter.cancel()
             if not gone.is_set():
                 await send({"type": "http.response.body", "body": b"", "more_body": False})
         except OSError:
             pass  # the client went away mid-write
         finally:
             watcher.cancel()
+            ticker.cancel()
             hub.unsubscribe(tail, sub)
 
     async def _panels(self, send: Send, feed: PanelFeed) -> int:

@@ -18,7 +18,8 @@ from pathlib import Path
 from crumb.studio.panels import PanelFeed, PanelUpdate
 
 Line = tuple[int, bytes]  # (seq, raw JSON line without the newline)
-Item = list[Line] | PanelUpdate | None  # what a stream receives: new lines, changed panels, or "shutting down"
+WAKE = "wake"  # a stream's own marker: look at the connection (gone? time for a keepalive?)
+Item = list[Line] | PanelUpdate | str | None  # new lines, changed panels, WAKE, or None: "shutting down"
 
 POLL_S = 0.02
 QUEUE_MAX = 10_000
@@ -40,6 +41,13 @@ def _seq_of(raw: bytes) -> int | None:
 class Subscriber:
     queue: asyncio.Queue[Item] = field(default_factory=lambda: asyncio.Queue(QUEUE_MAX))
     overflowed: bool = False
+
+    def wake(self) -> None:
+        """Wake the stream waiting on the queue (a full queue wakes it anyway)."""
+        try:
+            self.queue.put_nowait(WAKE)
+        except asyncio.QueueFull:
+            pass
 
 
 class Tail:

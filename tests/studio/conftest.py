@@ -60,6 +60,7 @@ class SSEReader:
         self.path = parts.path + (f"?{parts.query}" if parts.query else "")
         self.headers = headers or {}
         self.events: list[tuple[str, int | None, Any]] = []
+        self.comments: list[str] = []  # ": keepalive" lines
         self.status: int | None = None
         self._thread = threading.Thread(target=self._run, daemon=True)
         self._thread.start()
@@ -85,6 +86,8 @@ class SSEReader:
                     eid = int(line[4:])
                 elif line.startswith("data: "):
                     data.append(line[6:])
+                elif line.startswith(":"):
+                    self.comments.append(line[1:].strip())
         except Exception:  # noqa: BLE001 - close() pulls the socket from under the reader on purpose
             pass
 

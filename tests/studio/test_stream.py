@@ -6,6 +6,9 @@ from pathlib import Path
 
 import httpx
 import orjson
+import pytest
+
+from crumb.studio import app as studio_app
 
 from crumb.store.paths import transcript_path
 from crumb.store.writer import TranscriptWriter
@@ -209,3 +212,18 @@ def test_panels_are_computed_once_per_change_and_pushed_to_every_tab(studio: Stu
     finally:
         for r in readers:
             r.close()
+
+
+def test_a_quiet_stream_gets_keepalives_and_still_streams_after_them(
+        studio: Studio, scripted: Scripted, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Proxies drop silent connections: a stream that sends nothing for KEEPALIVE_S sends a comment."""
+    monkeypatch.setattr(studio_app, "KEEPALIVE_S", 0.3)
+    scripted.start()
+    r = SSEReader(f"{studio.url}api/sessions/{scripted.session}/stream")
+    try:
+        wait_until(lambda: r.comments.count("keepalive") >= 2, 20, "two keepalives on a quiet stream")
+        assert r.seqs() == [1, 2]
+        notes(scripted, 1)
+        wait_until(lambda: r.seqs() == [1, 2, 3], what="an event after the keepalives")
+    finally:
+        r.close()
