@@ -114,6 +114,10 @@ class _Engine:
         self._park = GameServer(Path(self._park_dir.name)).start()
         self._lock = asyncio.Lock()
         self.stalled = 0.0  # seconds this loop stood still, in all (see monitor)
+        self._monitor: asyncio.Task[None] | None = None
+
+    async def start_monitor(self) -> None:
+        self._monitor = asyncio.ensure_future(self.monitor())
 
     async def monitor(self) -> None:
         """Count the time this loop stands still. On a shared host the whole machine can stop for a
@@ -203,6 +207,9 @@ class _Engine:
             await self._stop()
 
     async def close(self) -> None:
+        if self._monitor is not None:
+            self._monitor.cancel()
+            await asyncio.gather(self._monitor, return_exceptions=True)
         async with self._lock:
             await self._stop()
         self._park.stop()
@@ -357,7 +364,7 @@ class QARunner:
         self._thread.start()
         self._closed = False
         self._warm = asyncio.run_coroutine_threadsafe(self._warm_up(), self._loop)
-        self._monitor = asyncio.run_coroutine_threadsafe(self._engine.monitor(), self._loop)
+        asyncio.run_coroutine_threadsafe(self._engine.start_monitor(), self._loop)
 
     async def _warm_up(self) -> None:
         try:
@@ -407,7 +414,6 @@ class QARunner:
             asyncio.run_coroutine_threadsafe(self._engine.close(), self._loop).result(timeout=3 * CLOSE_TIMEOUT_S)
         except Exception:  # noqa: BLE001
             pass
-        self._monitor.cancel()
         self._loop.call_soon_threadsafe(self._loop.stop)
         self._thread.join(timeout=CLOSE_TIMEOUT_S)
 
