@@ -63,7 +63,7 @@ def parse_role_flags(values: tuple[str, ...]) -> dict[str, str]:
     """`--role builder=claude:sonnet` → {"builder": "claude:sonnet"}, checked the way the daemon will
     read it (bindings.check_flags, the front matter grammar), so a pitch never starts on a binding the
     daemon would refuse or ignore. `all=...` binds every role not named on its own."""
-    from crumb.actors.harness.bindings import ALL, check_flags
+    from crumb.actors.harness.bindings import ALL
 
     out: dict[str, str] = {}
     for value in values:
@@ -74,13 +74,21 @@ def parse_role_flags(values: tuple[str, ...]) -> dict[str, str]:
             raise click.BadParameter(f"{value!r}: write ROLE=HARNESS[:MODEL] with ROLE one of {', '.join(ROLES)} or all",
                                      param_hint="--role")
         out[role] = binding
+    check_bindings(out)
+    return out
+
+
+def check_bindings(bindings: dict[str, str]) -> None:
+    """Refuse a binding the daemon would refuse or ignore, or that one front matter line cannot carry
+    (click.BadParameter): what `crumb pitch --role` and the Studio's pitch form both check."""
+    from crumb.actors.harness.bindings import check_flags
+
     try:
-        check_flags(out)
-        for binding in out.values():
+        check_flags(bindings)
+        for binding in bindings.values():
             front_matter_value(binding)
     except ValueError as err:
         raise click.BadParameter(str(err), param_hint="--role") from None
-    return out
 
 
 def check_fault(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:

@@ -90,15 +90,15 @@ class SteerRequest(BaseModel):
 def check_choices(root: Path, req: PitchRequest) -> None:
     """Refuse a preset or harness the daemon would not find, before anything is written: the daemon
     would only fall back to the offline studio, and the person would learn it from the timeline."""
-    from crumb.actors.harness.bindings import check_flags
+    from click import BadParameter
 
-    if req.preset is not None and req.preset not in presets(root):
-        raise BadRequest(f"no preset {req.preset!r}; pick one of {', '.join(presets(root))} "
-                         f"(or add presets/{req.preset}.toml)")
-    try:
-        check_flags(req.bindings)  # the checks `crumb pitch --role` makes
-    except ValueError as err:
-        raise BadRequest(str(err)) from None
+    from crumb.cli.sessions import check_bindings, check_preset
+
+    try:  # the checks `crumb pitch --preset --role` makes
+        check_preset(root, req.preset)
+        check_bindings(req.bindings)
+    except BadParameter as err:
+        raise BadRequest(err.message) from None
 
 
 def pitch(root: Path, req: PitchRequest) -> dict[str, Any]:
