@@ -7,7 +7,6 @@ import os
 import signal
 import sys
 import threading
-from pathlib import Path
 from typing import Any
 
 import click

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from crumb.reducer.reduce import initial_state, reduce
+from crumb.reducer.reduce import reduce
 from crumb.reducer.replay import replay_events, replay_file
 from crumb.store.writer import TranscriptWriter
 from tests.core.sim import Sim, judge_data, manifest, qa_data, spec_data

@@ -13,7 +13,6 @@ from ulid import ULID
 from crumb.studio.server import Studio
 
 from tests.studio.scripted import Scripted
-from tests.wait import wait_until
 
 pytestmark = pytest.mark.browser
 
