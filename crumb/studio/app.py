@@ -27,7 +27,7 @@ from crumb.store.paths import session_dir, transcript_path
 from crumb.studio import actions, data, rejected
 from crumb.studio.panels import PanelFeed, PanelUpdate
 from crumb.studio.security import Guard, GuardMiddleware
-from crumb.studio.tail import WAKE, Line, TailHub
+from crumb.studio.tail import WAKE, Line, TailHub, frame
 
 HERE = Path(__file__).parent
 PAGE_LIMIT = 200
@@ -260,10 +260,6 @@ async def _wrong_method(request: Request, exc: Exception) -> Response:
     return _error(f"{request.method} is not allowed on {request.url.path}; use {methods}", 405)
 
 
-def _frame(seq: int, raw: bytes) -> bytes:
-    return b"id: %d\nevent: ev\ndata: %s\n\n" % (seq, raw)
-
-
 class EventStream:
     """SSE of one transcript: `id:` is seq; a reconnect with Last-Event-ID resumes exactly after it.
 
@@ -341,10 +337,15 @@ class EventStream:
                         shown = batch.version
                         await send({"type": "http.response.body", "body": batch.frame, "more_body": True})
                     continue
-                chunk = b"".join(_frame(seq, raw) for seq, raw in batch if seq > last)
-                if chunk:
-                    last = batch[-1][0]
-                    await send({"type": "http.response.body", "body": chunk, "more_body": True})
+                if batch.last <= last:  # already sent with the backlog
+                    continue
+                # the bytes framed once for every tab; only a batch straddling the backlog is framed again, in part
+                if batch.first > last:
+                    chunk = batch.frame
+                else:
+                    chunk = b"".join(frame(q, raw) for q, raw in batch.lines if q > last)
+                last = batch.last
+                await send({"type": "http.response.body", "body": chunk, "more_body": True})
             if not gone.is_set():
                 await send({"type": "http.response.body", "body": b"", "more_body": False})
         except OSError:
@@ -373,7 +374,7 @@ class EventStream:
         out = [b"retry: 1000\nevent: hello\ndata: %s\n\n" % hello]
         for first in range(start, tail.last_seq + 1, 500):
             lines = tail.lines(first, min(first + 499, tail.last_seq))
-            out.extend(_frame(seq, raw) for seq, raw in lines)
+            out.extend(frame(seq, raw) for seq, raw in lines)
             if lines:
                 last = lines[-1][0]
         await send({"type": "http.response.body", "body": b"".join(out), "more_body": True})

@@ -13,7 +13,7 @@ from crumb.studio import app as studio_app
 from crumb.store.paths import transcript_path
 from crumb.store.writer import TranscriptWriter
 from crumb.studio.server import Studio
-from crumb.studio.tail import Tail
+from crumb.studio.tail import CROWD, HOLD_S, Batch, Subscriber, Tail
 from tests.studio.conftest import SSEReader
 from tests.studio.scripted import Scripted
 from tests.wait import wait_until
@@ -148,6 +148,79 @@ def test_tail_index_skips_a_torn_last_line_until_it_is_complete(tmp_path: Path) 
     assert [(s, raw) for s, raw in t.refresh()] == [(3, lines[2])]
     assert t.lines(2, 3) == [(2, lines[1]), (3, lines[2])]
     assert t.refresh() == []
+
+
+def _held_tail(tmp_path: Path) -> tuple[Tail, Subscriber, TranscriptWriter]:
+    s = Scripted(tmp_path)
+    t, sub = Tail(transcript_path(tmp_path, s.session)), Subscriber()
+    t.subscribers.add(sub)
+    return t, sub, s.writer
+
+
+def _delivered(sub: Subscriber) -> list[list[int]]:
+    out = []
+    while not sub.queue.empty():
+        item = sub.queue.get_nowait()
+        assert isinstance(item, Batch)
+        out.append([seq for seq, _ in item.lines])
+    return out
+
+
+def test_a_crowd_gets_a_burst_once_the_transcript_stops_growing(tmp_path: Path) -> None:
+    """With many tabs open, lines wait while the daemon is still writing them, then go out in one batch."""
+    t, sub, w = _held_tail(tmp_path)
+    for i in range(3):
+        w.append("note", {"text": f"n{i}"})
+    t.catch_up(now=0.0, hold=True)
+    w.append("note", {"text": "n3"})
+    t.catch_up(now=0.02, hold=True)
+    assert _delivered(sub) == []  # still growing: nothing sent yet, but indexed for pages and new tabs
+    assert t.last_seq == 4 and [seq for seq, _ in t.lines(1, 4)] == [1, 2, 3, 4]
+    t.catch_up(now=0.04, hold=True)  # a round with nothing new
+    assert _delivered(sub) == [[1, 2, 3, 4]]
+
+
+def test_held_lines_go_out_within_hold_s_while_lines_keep_coming(tmp_path: Path) -> None:
+    t, sub, w = _held_tail(tmp_path)
+    now = 0.0
+    while now < HOLD_S:
+        w.append("note", {"text": f"at {now}"})
+        t.catch_up(now=now, hold=True)
+        assert _delivered(sub) == []
+        now += 0.02
+    w.append("note", {"text": "last"})
+    t.catch_up(now=now, hold=True)
+    assert _delivered(sub) == [list(range(1, t.last_seq + 1))]
+
+
+def test_without_a_crowd_lines_go_out_at_once_and_held_ones_are_never_dropped(tmp_path: Path) -> None:
+    t, sub, w = _held_tail(tmp_path)
+    w.append("note", {"text": "a"})
+    t.catch_up(now=0.0, hold=False)
+    assert _delivered(sub) == [[1]]
+    w.append("note", {"text": "b"})
+    t.catch_up(now=0.0, hold=True)
+    w.append("note", {"text": "c"})
+    t.catch_up()  # the crowd went away (or a page fetch indexed first): held lines go out with the new ones
+    assert _delivered(sub) == [[2, 3]]
+
+
+def test_a_crowd_of_streams_gets_every_line_once_in_order_during_a_long_burst(studio: Studio, root: Path) -> None:
+    s = Scripted(root).start()
+    url = f"{studio.url}api/sessions/{s.session}/stream"
+    readers = [SSEReader(url) for _ in range(CROWD + 2)]
+    try:
+        for r in readers:
+            wait_until(lambda r=r: r.seqs() == [1, 2], what="backlog on every client")
+        assert sum(len(t.subscribers) for t in studio.config.hub.tails.values()) >= CROWD  # lines are held
+        w = TranscriptWriter(transcript_path(root, s.session), s.session, fsync="always")
+        for i in range(400):  # fsync'd appends: longer than HOLD_S, so batches go out while lines still come
+            w.append("note", {"text": f"b{i}"})
+        for r in readers:
+            wait_until(lambda r=r: r.seqs() == list(range(1, 403)), timeout=15, what="every line, once, in order")
+    finally:
+        for r in readers:
+            r.close()
 
 
 def test_paging_requests_never_steal_lines_from_open_streams(studio: Studio, scripted: Scripted,
