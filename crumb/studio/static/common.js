@@ -113,6 +113,12 @@ function mountDaemon(el) {
     el.dataset.running = running ? "1" : "0";
   }
   refresh();
-  setInterval(refresh, 4000);
+  whileVisible(refresh, 4000);
   return refresh;
+}
+
+// Polling that a hidden tab skips (fifty open tabs must not cost fifty polls), catching up when shown.
+function whileVisible(fn, ms) {
+  setInterval(() => { if (document.visibilityState !== "hidden") fn(); }, ms);
+  document.addEventListener("visibilitychange", () => { if (document.visibilityState !== "hidden") fn(); });
 }

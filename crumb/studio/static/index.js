@@ -119,4 +119,4 @@ document.getElementById("pitch-form").addEventListener("submit", async (ev) => {
 
 loadPresets().catch((e) => { document.getElementById("pitch-status").textContent = e.message; });
 loadSessions();
-setInterval(loadSessions, 2000);
+whileVisible(loadSessions, 2000);

@@ -7,7 +7,9 @@ const STAGES = [["planner", "Planner"], ["builder", "Builder"], ["qa", "QA"], ["
 const PHASE_STAGE = { planning: "planner", researching: "planner", building: "builder", qa: "qa", verifying: "verifier" };
 
 // What the page has received, for people (and the browser tests) to check: seqs in order, dupes.
-const studio = (window.__studio = { seqs: [], duplicates: 0, connects: 0, lastSeq: 0, firstSeq: 0, history: [], arrivals: {} });
+// pauses/resumes: streams closed (or never opened) because the tab was hidden, and opened when shown.
+const studio = (window.__studio = { seqs: [], duplicates: 0, connects: 0, pauses: 0, resumes: 0, lastSeq: 0, firstSeq: 0,
+                                    history: [], arrivals: {} });
 
 document.getElementById("sid").textContent = SID;
 mountDaemon(document.getElementById("daemon"));
@@ -97,6 +99,7 @@ earlierBtn.addEventListener("click", async () => {
 let source = null;
 function connect() {
   const live = document.getElementById("live");
+  if (source) source.close();  // a reconnect replaces the stream: never two open per page
   source = new EventSource(`${API}/stream?after=${studio.lastSeq}`);
   source.addEventListener("hello", () => { studio.connects++; live.textContent = "live"; live.className = "live on"; });
   source.addEventListener("ev", (msg) => { appendEvents([JSON.parse(msg.data)]); });
@@ -110,6 +113,45 @@ function connect() {
   });
   source.addEventListener("gap", async () => { await loadLatestPage(); });
   source.onerror = () => { live.textContent = "reconnecting"; live.className = "live off"; };
+}
+
+// ------------------------------------------------------------------ hidden tabs
+
+// Someone with fifty tabs open sees a few: a hidden tab closes its stream, so it holds no connection
+// and no subscriber on the Studio and gets no panel pushes. Shown again, it reconnects after
+// studio.lastSeq: the server sends what it missed and every panel afresh, nothing lost, nothing twice.
+// The grace keeps a quick alt-tab from costing a reconnect. Tests shorten it without touching the URL:
+// an init script (Playwright's add_init_script) sets window.__studioHiddenGraceMs before this file runs.
+const HIDDEN_GRACE_MS = 5000;
+let pauseTimer = null;
+
+function hiddenGraceMs() {
+  const ms = window.__studioHiddenGraceMs;
+  return Number.isFinite(ms) && ms >= 0 ? ms : HIDDEN_GRACE_MS;
+}
+
+function pauseStream() {
+  pauseTimer = null;
+  if (source) source.close();
+  source = null;
+  studio.pauses++;
+  const live = document.getElementById("live");
+  live.textContent = "paused (tab hidden)";
+  live.className = "live off";
+}
+
+function onVisibility() {
+  if (document.visibilityState === "hidden") {
+    if (source && pauseTimer === null) pauseTimer = setTimeout(pauseStream, hiddenGraceMs());
+    return;
+  }
+  if (pauseTimer !== null) {  // back within the grace: the stream never closed
+    clearTimeout(pauseTimer);
+    pauseTimer = null;
+  } else if (!source) {
+    studio.resumes++;
+    connect();
+  }
 }
 
 // ------------------------------------------------------------------ detail panels
@@ -394,9 +436,12 @@ for (const btn of document.querySelectorAll("[data-cmd]")) {
 (async function start() {
   await loadDetail();
   try { await loadLatestPage(); } catch (e) { /* no transcript yet: the stream will bring it */ }
-  connect();
+  // Listening only now: the first stream must start after the first page. A tab opened in the
+  // background (a middle-click in the list) opens none until it is shown.
+  document.addEventListener("visibilitychange", onVisibility);
+  if (document.visibilityState === "hidden") pauseStream(); else connect();
   // while the session has not started (or the daemon's reason for refusing it is still being written)
-  setInterval(() => {
+  whileVisible(() => {
     if (document.getElementById("notice").hidden === false && !(studio.rejected && studio.rejected.reason)) loadDetail();
   }, 1000);
 })();
