@@ -168,6 +168,9 @@ class QAResult(Model):
     screenshots: list[str] = Field(default_factory=list)
     duration_ms: int = 0
     error: str | None = Field(default=None, description="QA itself failed: crash, timeout, browser died")
+    rechecked: str | None = Field(default=None, description=(
+        "why QA ran the check a second time (a stall of its own, not the game's); the result is that run. "
+        "Not a finding: it says nothing about the game"))
 
 
 # ---------------------------------------------------------------- judgement

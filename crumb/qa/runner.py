@@ -223,7 +223,7 @@ class _Engine:
             return time.monotonic() - started - (self.stalled - stalled_before)
 
         static = await asyncio.to_thread(check_static, game_dir, entry, manifest, self.settings)
-        report, error = PlayReport(ev=Evidence()), None
+        report, error, rechecked = PlayReport(ev=Evidence()), None, None
         if static.entry_ok:
             report, error = await self._browser_stage(game_dir, entry, criteria, controls, used)
             hang = any(f.code == "hang" for f in report.ev.findings)
@@ -238,10 +238,9 @@ class _Engine:
                 report, error = await self._browser_stage(game_dir, entry, criteria, controls, used)
                 why = (f"QA's own process stood still for {stood:.0f} s (a loaded machine)" if stood >= STALL_MIN_S
                        else "a first run stopped responding")
-                report.ev.find("rechecked", f"{why}; QA checked the game again, on a fresh browser, and this "
-                               "result is that second run", "Minor")
+                rechecked = f"{why}; QA checked the game again, on a fresh browser, and this result is that second run"
         return assemble(static, report, criteria=criteria, build_id=build_id, out_dir=out_dir, error=error,
-                        duration_ms=int((time.monotonic() - started) * 1000))
+                        duration_ms=int((time.monotonic() - started) * 1000), rechecked=rechecked)
 
     async def _browser_stage(self, game_dir: Path, entry: str, criteria: Sequence[Criterion],
                              controls: Sequence[str], used: Callable[[], float]) -> tuple[PlayReport, str | None]:
@@ -302,7 +301,7 @@ class _Engine:
 
 
 def assemble(static: StaticReport, report: PlayReport, *, criteria: Sequence[Criterion], build_id: str | None,
-             out_dir: Path | None, error: str | None, duration_ms: int) -> QAResult:
+             out_dir: Path | None, error: str | None, duration_ms: int, rechecked: str | None = None) -> QAResult:
     """Merge both stages into the QAResult; the verdict fields follow the documented semantics."""
     ev = report.ev
     findings = list(static.findings)
@@ -333,7 +332,7 @@ def assemble(static: StaticReport, report: PlayReport, *, criteria: Sequence[Cri
         build=build_id, ok=ok, exec_ok=exec_ok, static_ok=static_ok, loaded=report.loaded, hook=report.hook,
         canvas_nonblank=report.canvas_nonblank, canvas_animates=report.canvas_animates,
         input_responds=report.input_responds, probes=probes, fps=report.fps, errors=errors, findings=findings,
-        blocked=list(ev.blocked), screenshots=shots, duration_ms=duration_ms, error=error,
+        blocked=list(ev.blocked), screenshots=shots, duration_ms=duration_ms, error=error, rechecked=rechecked,
     )
 
 

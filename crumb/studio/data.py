@@ -199,6 +199,7 @@ def scorecard(facts: dict[str, Any]) -> dict[str, Any]:
                         "text": criteria.get(p.get("id"), "")} for p in q.get("probes", [])],
             "fps": q.get("fps"), "errors": q.get("errors", [])[:20], "blocked": q.get("blocked", [])[:20],
             "findings": q.get("findings", [])[:20], "duration_ms": q.get("duration_ms"),
+            "rechecked": q.get("rechecked"),
         }
     judge = facts.get("judge")
     if judge:

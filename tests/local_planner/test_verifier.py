@@ -53,6 +53,13 @@ def test_a_clean_build_passes_with_evidence() -> None:
     assert score.evidence == ["G1", "S1", "B1", "Q1"]
 
 
+def test_qa_checking_twice_after_its_own_stall_says_nothing_about_the_game() -> None:
+    """A loaded machine once made a good game PARTIAL: QA's note that it ran the check again is not a fault."""
+    score = judge(projection(rechecked="QA's own process stood still for 17 s (a loaded machine); QA checked the "
+                                       "game again, on a fresh browser, and this result is that second run"))
+    assert score.verdict == "PASS" and score.severity is None, score.feedback
+
+
 def test_genre_mismatch_is_critical() -> None:
     score = judge(projection(fail={"genre": {"observed": {"genre": "breakout"}, "detail": "genre == snake"}}))
     assert score.verdict == "FAIL" and score.severity == "Critical"

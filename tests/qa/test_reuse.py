@@ -97,7 +97,8 @@ def test_a_stall_of_qas_own_is_checked_again_before_the_game_is_blamed(
     result = runner.check(GAMES / "mini", criteria=criteria(SCORE_UP))
     assert len(calls) == 2
     assert result.ok, result.model_dump_json(indent=1)
-    assert [f.code for f in result.findings] == ["rechecked"]
+    assert result.findings == [] and result.rechecked == "a first run stopped responding; QA checked the game " \
+        "again, on a fresh browser, and this result is that second run"
 
 
 def test_time_the_machine_stood_still_is_not_counted_against_the_game(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -121,5 +122,4 @@ def test_time_the_machine_stood_still_is_not_counted_against_the_game(monkeypatc
         result = runner.check(GAMES / "mini", criteria=criteria(SCORE_UP))
     assert stalled, "the stall was never injected"
     assert result.ok, result.model_dump_json(indent=1)
-    rechecked = [f for f in result.findings if f.code == "rechecked"]
-    assert rechecked and "stood still" in rechecked[0].message, [f.message for f in result.findings]
+    assert result.findings == [] and result.rechecked and "stood still" in result.rechecked, result.rechecked

@@ -84,7 +84,7 @@ class Scripted:
         return self.append("build", {"manifest": manifest, "notes": ["first build"]}, effect=eff["id"],
                            body="built 1 file")
 
-    def qa(self, ok: bool = True) -> dict[str, Any]:
+    def qa(self, ok: bool = True, **extra: Any) -> dict[str, Any]:
         eff = self.pending("qa_check")
         shots = artifacts_dir(self.root, self.session) / "qa"
         shots.mkdir(parents=True, exist_ok=True)
@@ -94,7 +94,7 @@ class Scripted:
             "canvas_nonblank": True, "canvas_animates": True, "input_responds": ok,
             "probes": [{"id": "starts", "ok": True, "detail": "phase playing"},
                        {"id": "moves", "ok": ok, "detail": "score 0 → 1" if ok else "score stayed 0"}],
-            "fps": 60.0, "screenshots": ["artifacts/qa/start.png"], "duration_ms": 2300,
+            "fps": 60.0, "screenshots": ["artifacts/qa/start.png"], "duration_ms": 2300, **extra,
         }, from_="qa", effect=eff["id"], body="QA ok" if ok else "QA: a probe failed")
 
     def judge(self, verdict: str = "PARTIAL", total: float = 3.2) -> dict[str, Any]:

@@ -42,6 +42,16 @@ def test_scorecard_keeps_sources_apart(root: Path) -> None:
     assert {p["id"]: p["text"] for p in card["qa"]["probes"]}["moves"] == "Arrow keys change the score"
 
 
+def test_the_scorecard_says_when_qa_checked_twice(root: Path) -> None:
+    s = Scripted(root).start()
+    s.plan()
+    s.build()
+    s.qa(rechecked="QA's own process stood still for 17 s (a loaded machine); QA checked the game again")
+    card = data.session_detail(root, s.session)["scorecard"]
+    assert card["qa"]["rechecked"].startswith("QA's own process stood still for 17 s")
+    assert card["qa"]["findings"] == []
+
+
 def test_artifacts_are_checked_against_the_manifest(root: Path) -> None:
     s = Scripted(root).to_partial()
 

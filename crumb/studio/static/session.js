@@ -231,6 +231,7 @@ function renderScorecard(card) {
     parts.push(h("div", { class: "score-block" },
       h("h3", {}, "QA facts ", h("span", { class: "src src-qa", text: "measured · QA" })),
       q.error ? h("p", { class: "err", text: `QA itself failed: ${q.error}` }) : null,
+      q.rechecked ? h("p", { class: "dim", id: "qa-rechecked", text: `Checked twice: ${q.rechecked}` }) : null,
       h("table", { class: "facts" }, h("tbody", {},
         q.facts.map((f) => h("tr", {}, h("td", { text: f.name }), h("td", {}, yesno(f.value)))),
         q.fps !== null && q.fps !== undefined ? h("tr", {}, h("td", { text: "frames per second" }), h("td", { class: "mono", text: Number(q.fps).toFixed(0) })) : null)),
