@@ -122,7 +122,9 @@ def test_adapter_timeout_kills_agent_and_its_children(standins, tmp_path, progre
     standins.set(mode=mode)
     (tmp_path / "w").mkdir()
     # the stand-in prints its init line, starts a child, then is silent: generous enough for a slow start
-    wall, idle = (60, 2.0) if stop == "idle" else (8.0, 60)  # the wall counts from spawn: leave room for a slow start
+    # the wall counts from spawn: leave room for a slow start (a fresh-clone run once saw a stand-in not yet
+    # running after 8 s, on a host that had just dropped its page cache)
+    wall, idle = (60, 2.0) if stop == "idle" else (20.0, 60)
     req = make_request("builder", tmp_path / "w", Binding(harness="claude"), wall_s=wall, idle_s=idle)
     with pytest.raises(ActorError, match="wall limit" if stop == "wall" else "idle limit"):
         get_adapter("claude").run(req, progress, threading.Event())
