@@ -2,7 +2,8 @@
 
 However many tabs watch a session, the Studio reads its transcript once: a single polling task
 stats each watched file every ~20 ms, reads only the new bytes, indexes line offsets (seq N is
-line N, the writer guarantees it) and hands the raw lines to each subscriber's queue. Pages and
+line N, the writer guarantees it) and hands the raw lines, framed once, to each subscriber's queue
+(with a crowd of tabs open, once the transcript stops growing: see CROWD). Pages and
 reconnects read history by seq through the same index, so a large transcript is never sent whole.
 New lines also wake the session's panel feed (panels.py), whose updates go out on the same queues.
 """
@@ -109,6 +110,7 @@ class Tail:
         if self.identity != (st.st_dev, st.st_ino) or st.st_size < self.read_to:
             self.offsets.clear()  # a new or replaced file: index it afresh
             self.lengths.clear()
+            self.held.clear()
             self.read_to = 0
             self.identity = (st.st_dev, st.st_ino)
         if st.st_size == self.read_to:
