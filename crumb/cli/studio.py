@@ -13,21 +13,24 @@ from crumb.studio.security import is_loopback
 @click.option("--host", default="127.0.0.1", show_default=True,
               help="IPv4 address or host name to listen on. Anything but loopback exposes your sessions to the network.")
 @click.option("--port", default=7321, show_default=True, type=click.IntRange(0, 65535),
-              help="Studio port (0 = any free port). The game preview uses the next port.")
+              help="Studio port (0 = any free port). The game preview uses the next port, the pages' event streams the one after.")
 @click.option("--preview-port", default=None, type=click.IntRange(0, 65535),
               help="Port of the game preview (another origin); default --port + 1.")
+@click.option("--stream-port", default=None, type=click.IntRange(0, 65535),
+              help="Port of the pages' event streams (so open pages never use up the browser's connections to the Studio); default --port + 2.")
 @click.option("--allow-host", "allow_hosts", multiple=True, metavar="NAME",
               help="Extra Host name the Studio answers to (e.g. a LAN name); repeatable.")
 @click.option("--no-open", is_flag=True, help="Do not open a browser.")
 @click.pass_context
-def studio(ctx: click.Context, host: str, port: int, preview_port: int | None, allow_hosts: tuple[str, ...],
-           no_open: bool) -> None:
+def studio(ctx: click.Context, host: str, port: int, preview_port: int | None, stream_port: int | None,
+           allow_hosts: tuple[str, ...], no_open: bool) -> None:
     """Watch, play and steer every session in a browser (reads files, writes only inbox files)."""
     from crumb.studio.server import Studio
 
     root = ctx.obj["root"]
     try:
-        app = Studio(root, host=host, port=port, preview_port=preview_port, allow_hosts=allow_hosts)
+        app = Studio(root, host=host, port=port, preview_port=preview_port, stream_port=stream_port,
+                     allow_hosts=allow_hosts)
     except (OSError, ValueError) as err:
         raise click.ClickException(str(err)) from None
     if not is_loopback(host):
@@ -35,7 +38,8 @@ def studio(ctx: click.Context, host: str, port: int, preview_port: int | None, a
             f"WARNING: the Studio listens on {host}, not loopback: anyone who can reach this machine can open it, "
             "read your sessions and steer them (each page carries the token). Use --host 127.0.0.1 unless you "
             "mean it.", fg="red", bold=True, err=True)
-    click.echo(f"CRUMB Studio  {app.url}   (game preview on port {app.preview_port}, root {app.root})", err=False)
+    click.echo(f"CRUMB Studio  {app.url}   (game preview on port {app.preview_port}, event streams on port "
+               f"{app.stream_port}, root {app.root})", err=False)
     click.echo("Ctrl-C to stop.")
     if not no_open:
         webbrowser.open(app.url)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import html
 import mimetypes
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -36,7 +37,7 @@ MAX_BACKLOG = 2000
 KEEPALIVE_S = 15.0
 
 PAGE_CSP = (
-    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
+    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self' {stream}; "
     "frame-src {preview}; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
 )
 FILE_HEADERS = {
@@ -49,10 +50,11 @@ FILE_HEADERS = {
 class StudioConfig:
     """What the routes need to know about this launch."""
 
-    def __init__(self, root: Path, guard: Guard, preview_port: int) -> None:
+    def __init__(self, root: Path, guard: Guard, preview_port: int, stream_port: int | None = None) -> None:
         self.root = root
         self.guard = guard
         self.preview_port = preview_port
+        self.stream_port = stream_port  # None: the pages stream from the Studio's own port
         self.hub = TailHub()
 
 
@@ -86,10 +88,11 @@ def create_app(cfg: StudioConfig) -> Starlette:
         host = request.url.hostname or "127.0.0.1"
         host = f"[{host}]" if ":" in host and not host.startswith("[") else host
         preview = f"{request.url.scheme}://{host}:{cfg.preview_port}"
+        stream = f"{request.url.scheme}://{host}:{cfg.stream_port}" if cfg.stream_port else ""
         text = templates[name]
-        for key, value in {"token": cfg.guard.token, "preview": preview, **values}.items():
+        for key, value in {"token": cfg.guard.token, "preview": preview, "stream": stream, **values}.items():
             text = text.replace("{{" + key + "}}", html.escape(value, quote=True))
-        return HTMLResponse(text, headers={"content-security-policy": PAGE_CSP.format(preview=preview),
+        return HTMLResponse(text, headers={"content-security-policy": PAGE_CSP.format(preview=preview, stream=stream),
                                            "x-content-type-options": "nosniff", "referrer-policy": "same-origin",
                                            "cache-control": "no-store"})
 
@@ -249,6 +252,15 @@ def create_app(cfg: StudioConfig) -> Starlette:
                      exception_handlers={404: _not_found, 405: _wrong_method})
 
 
+def create_stream_app(cfg: StudioConfig, guard: Guard, studio_origins: Iterable[str]) -> Starlette:
+    """The pages' event streams, on a port of their own. A browser opens at most six connections to one
+    host and port, and each open stream holds one for good: on the Studio's port, six open pages would
+    leave none for the pages' own requests (steering would hang) and a seventh page would not load."""
+    return Starlette(routes=[Route("/api/sessions/{session}/stream", EventStream(cfg, frozenset(studio_origins)))],
+                     middleware=[Middleware(GuardMiddleware, guard=guard)],
+                     exception_handlers={404: _not_found, 405: _wrong_method})
+
+
 async def _not_found(request: Request, exc: Exception) -> Response:
     """An unknown address: one line saying where the Studio's pages are."""
     return _error(f"nothing at {request.url.path}; the Studio's pages are / (sessions) and /s/<session id>", 404)
@@ -270,8 +282,9 @@ class EventStream:
     line appended during the hand-over is delivered once: no loss, no duplicates.
     """
 
-    def __init__(self, cfg: StudioConfig) -> None:
+    def __init__(self, cfg: StudioConfig, cors: frozenset[str] = frozenset()) -> None:
         self.cfg = cfg
+        self.cors = cors  # origins of the Studio's pages, when served on the stream port
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         request = Request(scope)
@@ -310,9 +323,11 @@ class EventStream:
         # the item itself, fifty tabs over (tests/studio/test_stream.py; bench/studio.py)
         watcher, ticker = loop.create_task(watch_disconnect()), loop.create_task(keepalive())
         try:
+            origin = request.headers.get("origin")
+            cors = [(b"access-control-allow-origin", origin.encode())] if origin in self.cors else []
             await send({"type": "http.response.start", "status": 200, "headers": [
                 (b"content-type", b"text/event-stream; charset=utf-8"), (b"cache-control", b"no-store"),
-                (b"x-accel-buffering", b"no")]})
+                (b"x-accel-buffering", b"no"), *cors]})
             tail.catch_up()
             last = await self._backlog(send, tail, last)
             shown = await self._panels(send, tail.feed)

@@ -1,4 +1,5 @@
-"""Launch: bind both ports first (so each app knows the other's origin), then run two uvicorn servers.
+"""Launch: bind the three ports first (so each app knows the others' origins), then run three uvicorn
+servers on one loop: the Studio, the game preview, and the pages' event streams.
 
 `Studio` is also what tests and the benchmark use: start() in a background thread, wait until it
 answers, stop() — real sockets on loopback, no stand-ins.
@@ -16,7 +17,7 @@ from pathlib import Path
 
 import uvicorn
 
-from crumb.studio.app import StudioConfig, create_app
+from crumb.studio.app import StudioConfig, create_app, create_stream_app
 from crumb.studio.preview import create_preview_app
 from crumb.studio.security import Guard, host_names, is_loopback
 
@@ -36,42 +37,46 @@ def bind(host: str, port: int) -> socket.socket:
     return sock
 
 
-def bind_preview(host: str, studio_port: int, preview_port: int | None) -> socket.socket:
-    """The preview port: as asked, else the Studio's port + 1, else any free port."""
-    if preview_port is not None:
-        return bind(host, preview_port)
+def bind_beside(host: str, studio_port: int, asked: int | None, offset: int) -> socket.socket:
+    """A companion port: as asked, else the Studio's port + offset, else any free port."""
+    if asked is not None:
+        return bind(host, asked)
     if studio_port:
         try:
-            return bind(host, studio_port + 1)
+            return bind(host, studio_port + offset)
         except OSError:
             pass
     return bind(host, 0)
 
 
 class Studio:
-    """Both servers of one launch, sharing one event loop in one thread."""
+    """The servers of one launch, sharing one event loop in one thread."""
 
     def __init__(self, root: Path, *, host: str = "127.0.0.1", port: int = 7321, preview_port: int | None = None,
-                 allow_hosts: Iterable[str] = (), log_level: str = "warning") -> None:
+                 stream_port: int | None = None, allow_hosts: Iterable[str] = (), log_level: str = "warning") -> None:
         self.root = Path(root).resolve()
         if ":" in host:
             raise ValueError(f"--host {host}: a browser cannot name an IPv6 address in the game preview's CSP, so "
                              "the game would never load; use --host 127.0.0.1 (or 0.0.0.0 or a host name)")
         self.host = host
         self.studio_sock = bind(host, port)
-        self.preview_sock = bind_preview(host, self.studio_sock.getsockname()[1], preview_port)
         self.port = self.studio_sock.getsockname()[1]
+        self.preview_sock = bind_beside(host, self.port, preview_port, 1)
+        self.stream_sock = bind_beside(host, self.port, stream_port, 2)
         self.preview_port = self.preview_sock.getsockname()[1]
+        self.stream_port = self.stream_sock.getsockname()[1]
         names = host_names(host, allow_hosts)
         self.guard = Guard(hosts=names, port=self.port)
         preview_guard = Guard(hosts=names, port=self.preview_port, check_csrf=False)
-        self.config = StudioConfig(self.root, self.guard, self.preview_port)
+        stream_guard = Guard(hosts=names, port=self.stream_port, check_csrf=False)  # it has nothing to change
+        self.config = StudioConfig(self.root, self.guard, self.preview_port, self.stream_port)
         origins = sorted(f"http://{n}:{self.port}" for n in names if "[" not in n)  # CSP has no IPv6 literals
         common = dict(log_level=log_level, access_log=False, lifespan="off", timeout_graceful_shutdown=2,
                       server_header=False)
         self.servers = [
             uvicorn.Server(uvicorn.Config(create_app(self.config), **common)),  # type: ignore[arg-type]
             uvicorn.Server(uvicorn.Config(create_preview_app(self.root, preview_guard, origins), **common)),  # type: ignore[arg-type]
+            uvicorn.Server(uvicorn.Config(create_stream_app(self.config, stream_guard, origins), **common)),  # type: ignore[arg-type]
         ]
         self._thread: threading.Thread | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -93,11 +98,11 @@ class Studio:
         if threading.current_thread() is threading.main_thread():
             for sig in (signal.SIGINT, signal.SIGTERM):
                 self._loop.add_signal_handler(sig, self.request_stop)
-        await asyncio.gather(self.servers[0].serve(sockets=[self.studio_sock]),
-                             self.servers[1].serve(sockets=[self.preview_sock]))
+        await asyncio.gather(*(s.serve(sockets=[sock]) for s, sock in
+                               zip(self.servers, (self.studio_sock, self.preview_sock, self.stream_sock))))
 
     def request_stop(self) -> None:
-        """Ask both servers to finish (thread-safe): streams end, then the loop returns."""
+        """Ask every server to finish (thread-safe): streams end, then the loop returns."""
         def _stop() -> None:
             self.config.hub.close()
             for s in self.servers:

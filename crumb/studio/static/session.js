@@ -3,6 +3,9 @@
 const SID = meta("crumb-session");
 const PREVIEW = meta("crumb-preview");
 const API = `/api/sessions/${SID}`;
+// The event stream comes from a port of its own (see create_stream_app): open pages never use up the
+// browser's six connections to the Studio's port.
+const STREAM = `${meta("crumb-stream")}${API}/stream`;
 const STAGES = [["planner", "Planner"], ["builder", "Builder"], ["qa", "QA"], ["verifier", "Verifier"]];
 const PHASE_STAGE = { planning: "planner", researching: "planner", building: "builder", qa: "qa", verifying: "verifier" };
 
@@ -100,7 +103,7 @@ let source = null;
 function connect() {
   const live = document.getElementById("live");
   if (source) source.close();  // a reconnect replaces the stream: never two open per page
-  source = new EventSource(`${API}/stream?after=${studio.lastSeq}`);
+  source = new EventSource(`${STREAM}?after=${studio.lastSeq}`);
   source.addEventListener("hello", () => { studio.connects++; live.textContent = "live"; live.className = "live on"; });
   source.addEventListener("ev", (msg) => { appendEvents([JSON.parse(msg.data)]); });
   // The server computes the panels once per change for every open tab and sends only those that changed.
