@@ -22,7 +22,7 @@ from crumb.studio.preview import create_preview_app
 from crumb.studio.security import Guard, host_names, is_loopback
 
 
-def bind(host: str, port: int) -> socket.socket:
+def bind(host: str, port: int, flag: str = "--port") -> socket.socket:
     """A listening socket; port 0 picks a free one. Raises OSError naming the address when taken."""
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     sock = socket.socket(family, socket.SOCK_STREAM)
@@ -31,16 +31,16 @@ def bind(host: str, port: int) -> socket.socket:
         sock.bind((host.strip("[]"), port))
     except OSError as err:
         sock.close()
-        raise OSError(f"cannot listen on {host}:{port} ({err.strerror}); pick another with --port") from None
+        raise OSError(f"cannot listen on {host}:{port} ({err.strerror}); pick another with {flag}") from None
     sock.listen(128)
     sock.setblocking(False)
     return sock
 
 
-def bind_beside(host: str, studio_port: int, asked: int | None, offset: int) -> socket.socket:
-    """A companion port: as asked, else the Studio's port + offset, else any free port."""
+def bind_beside(host: str, studio_port: int, asked: int | None, offset: int, flag: str) -> socket.socket:
+    """A companion port: as asked (with `flag`), else the Studio's port + offset, else any free port."""
     if asked is not None:
-        return bind(host, asked)
+        return bind(host, asked, flag)
     if studio_port:
         try:
             return bind(host, studio_port + offset)
@@ -61,8 +61,8 @@ class Studio:
         self.host = host
         self.studio_sock = bind(host, port)
         self.port = self.studio_sock.getsockname()[1]
-        self.preview_sock = bind_beside(host, self.port, preview_port, 1)
-        self.stream_sock = bind_beside(host, self.port, stream_port, 2)
+        self.preview_sock = bind_beside(host, self.port, preview_port, 1, "--preview-port")
+        self.stream_sock = bind_beside(host, self.port, stream_port, 2, "--stream-port")
         self.preview_port = self.preview_sock.getsockname()[1]
         self.stream_port = self.stream_sock.getsockname()[1]
         names = host_names(host, allow_hosts)

@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 import httpx
+import pytest
 
 from tests.studio.conftest import SSEReader
 from tests.studio.scripted import Scripted
@@ -43,18 +44,20 @@ def test_studio_serves_then_stops_on_ctrl_c_even_with_a_stream_open(root: Path) 
             proc.wait()
 
 
-def test_a_taken_port_is_a_one_line_error(root: Path) -> None:
+@pytest.mark.parametrize("flag", ["--port", "--preview-port", "--stream-port"])
+def test_a_taken_port_is_a_one_line_error_naming_its_option(root: Path, flag: str) -> None:
     import socket
 
     with socket.socket() as busy:
         busy.bind(("127.0.0.1", 0))
         busy.listen(1)
         port = busy.getsockname()[1]
-        out = subprocess.run([*CLI, "--root", str(root), "studio", "--port", str(port), "--no-open"],
+        ports = ["--port", "0"] if flag != "--port" else []
+        out = subprocess.run([*CLI, "--root", str(root), "studio", *ports, flag, str(port), "--no-open"],
                              capture_output=True, text=True, timeout=60)
     assert out.returncode != 0
-    assert f"cannot listen on 127.0.0.1:{port}" in out.stderr and "--port" in out.stderr
-    assert "Traceback" not in out.stderr
+    assert f"cannot listen on 127.0.0.1:{port}" in out.stderr and f"pick another with {flag}" in out.stderr
+    assert "Traceback" not in out.stderr and len(out.stderr.strip().splitlines()) == 1
 
 
 def test_an_ipv6_host_is_a_one_line_error(root: Path) -> None:
