@@ -75,6 +75,9 @@ def test_eight_session_pages_open_at_once_all_load_and_steer(browser: Any, studi
         streaming = live()
         waiting = [p for p in pages if p not in streaming]
         assert len(streaming) == 6 and len(waiting) == 2  # Chromium's six connections per host and port
+        for page in waiting:  # they say why they are not live
+            page.wait_for_function("() => document.querySelector('#live').textContent === 'waiting for a stream'")
+            assert "six Studio pages" in page.get_attribute("#live", "title")
         # the last page steers even though every stream slot is taken
         last, s = pages[-1], sessions[-1]
         last.fill("#steer-text", "make the snake faster")
@@ -89,5 +92,6 @@ def test_eight_session_pages_open_at_once_all_load_and_steer(browser: Any, studi
         sessions[pages.index(waiting[0])].append("note", {"text": "while waiting"})
         waiting[0].wait_for_function("() => window.__studio.connects >= 1")
         waiting[0].wait_for_selector('#events li[data-seq="3"]')
+        assert waiting[0].inner_text("#live") == "live" and waiting[0].get_attribute("#live", "title") == ""
     finally:
         ctx.close()

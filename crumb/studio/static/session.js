@@ -103,8 +103,15 @@ let source = null;
 function connect() {
   const live = document.getElementById("live");
   if (source) source.close();  // a reconnect replaces the stream: never two open per page
-  source = new EventSource(`${STREAM}?after=${studio.lastSeq}`);
-  source.addEventListener("hello", () => { studio.connects++; live.textContent = "live"; live.className = "live on"; });
+  const mine = (source = new EventSource(`${STREAM}?after=${studio.lastSeq}`));
+  live.title = "";
+  source.addEventListener("hello", () => { studio.connects++; live.textContent = "live"; live.className = "live on"; live.title = ""; });
+  // A browser streams at most six pages from one host and port; the others wait without an error.
+  setTimeout(() => {
+    if (source !== mine || mine.readyState !== EventSource.CONNECTING || live.className === "live off") return;
+    live.textContent = "waiting for a stream";
+    live.title = "This browser streams at most six Studio pages at once: hide or close another one and this page goes live.";
+  }, 3000);
   source.addEventListener("ev", (msg) => { appendEvents([JSON.parse(msg.data)]); });
   // The server computes the panels once per change for every open tab and sends only those that changed.
   source.addEventListener("panels", (msg) => {
