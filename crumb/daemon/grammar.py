@@ -22,14 +22,13 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from crumb.protocol.events import ACTORS
+from crumb.protocol.events import ACTORS, ROLES
 from crumb.settings import Budgets
 
 __all__ = ["COMMANDS", "FRONT_MATTER_KEYS", "PitchRequest", "front_matter_value", "parse_pitch", "parse_steering"]
 
 Item = tuple[str, dict[str, Any], int]
 
-ROLES: tuple[str, ...] = ("planner", "builder", "verifier", "researcher")
 #: binding keys: one role, or `all` for every role not named on its own (as in crumb.toml's [roles])
 BINDING_KEYS: tuple[str, ...] = (*ROLES, "all")
 FRONT_MATTER_KEYS: tuple[str, ...] = ("session", "preset", "seed", "fault", *BINDING_KEYS)

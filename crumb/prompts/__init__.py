@@ -11,7 +11,8 @@ import re
 from importlib import resources
 from typing import Any, Literal
 
-ROLES = ("planner", "builder", "verifier", "researcher")
+from crumb.protocol.events import ROLES
+
 _TOKEN = re.compile(r"\{\{\s*(>\s*)?([\w.\-]+)\s*\}\}")
 
 

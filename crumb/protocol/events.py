@@ -24,7 +24,8 @@ from crumb.protocol.game import (
 SCHEMA_VERSION = 1
 
 Actor = Literal["planner", "builder", "verifier", "researcher", "qa"]
-ACTORS: tuple[str, ...] = ("planner", "builder", "verifier", "researcher", "qa")
+ROLES: tuple[str, ...] = ("planner", "builder", "verifier", "researcher")  # the actors an agent can play
+ACTORS: tuple[str, ...] = (*ROLES, "qa")
 Source = Literal["user", "daemon", "dispatcher", "planner", "builder", "verifier", "researcher", "qa", "validator", "system"]
 
 

@@ -20,8 +20,8 @@ from pydantic import ValidationError
 from crumb.actors.base import Binding
 from crumb.actors.harness.registry import HARNESSES
 from crumb.config import PRESET_KEYS, load_config, read_toml
+from crumb.protocol.events import ROLES  # re-exported: the roles a binding names
 
-ROLES: tuple[str, ...] = ("planner", "builder", "verifier", "researcher")
 #: a key that sets every role not named on its own
 ALL = ("all", "*", "default")
 CONFIG_FILE = "crumb.toml"  # read by crumb.config.load_config
