@@ -17,16 +17,15 @@ from typing import Any
 import click
 from ulid import ULID
 
+from crumb.daemon import pitch_file
 from crumb.daemon.files import InboxWriteError, drop_inbox_file
-from crumb.daemon.grammar import front_matter_value
 from crumb.daemon.lock import daemon_status
+from crumb.protocol.events import ROLES
 from crumb.reducer.reduce import apply, initial_state
 from crumb.reducer.replay import replay_file
 from crumb.reducer.state import SessionState
 from crumb.store import paths
 from crumb.store.reader import Cursor, TranscriptError, read_events
-
-ROLES = ("planner", "builder", "verifier", "researcher")
 
 
 def root_of(ctx: click.Context) -> Path:
@@ -42,21 +41,6 @@ def session_arg(ctx: click.Context, ref: str, *, future: bool = False) -> str:
         if future and paths.SESSION_ID.match(ref.strip().upper()):
             return ref.strip().upper()
         raise click.ClickException(str(err)) from None
-
-
-def pitch_text(text: str, *, session: str, preset: str | None, seed: int | None, fault: str | None,
-               bindings: dict[str, str]) -> str:
-    """A pitch file with front matter: what `crumb pitch`, `crumb run` and the Studio drop. Values are
-    written so the daemon's grammar reads back exactly what was given (ValueError if a line cannot)."""
-    lines = ["---", f"session: {session}"]
-    if preset:
-        lines.append(f"preset: {front_matter_value(preset)}")
-    if seed is not None:
-        lines.append(f"seed: {seed}")
-    if fault:
-        lines.append(f"fault: {front_matter_value(fault)}")
-    lines += [f"{role}: {front_matter_value(value)}" for role, value in bindings.items()]
-    return "\n".join(lines + ["---", text.strip(), ""])
 
 
 def parse_role_flags(values: tuple[str, ...]) -> dict[str, str]:
@@ -79,14 +63,9 @@ def parse_role_flags(values: tuple[str, ...]) -> dict[str, str]:
 
 
 def check_bindings(bindings: dict[str, str]) -> None:
-    """Refuse a binding the daemon would refuse or ignore, or that one front matter line cannot carry
-    (click.BadParameter): what `crumb pitch --role` and the Studio's pitch form both check."""
-    from crumb.actors.harness.bindings import check_flags
-
+    """pitch_file.check_bindings, said as a usage error of --role."""
     try:
-        check_flags(bindings)
-        for binding in bindings.values():
-            front_matter_value(binding)
+        pitch_file.check_bindings(bindings)
     except ValueError as err:
         raise click.BadParameter(str(err), param_hint="--role") from None
 
@@ -115,12 +94,11 @@ def pitch_options(fn: Any) -> Any:
 
 
 def check_preset(root: Path, preset: str | None) -> None:
-    """Refuse a preset the daemon would not find (it would fall back to the offline studio), as the Studio does."""
-    from crumb.actors.harness.bindings import preset_names
-
-    if preset is not None and preset not in (known := preset_names(root)):
-        raise click.BadParameter(f"no preset {preset!r}; use one of {', '.join(known)} (or add presets/{preset}.toml)",
-                                 param_hint="--preset")
+    """pitch_file.check_preset, said as a usage error of --preset."""
+    try:
+        pitch_file.check_preset(root, preset)
+    except ValueError as err:
+        raise click.BadParameter(str(err), param_hint="--preset") from None
 
 
 def drop_pitch(root: Path, text: str, *, preset: str | None, seed: int | None, fault: str | None,
@@ -131,7 +109,7 @@ def drop_pitch(root: Path, text: str, *, preset: str | None, seed: int | None, f
     bindings = parse_role_flags(roles)
     check_preset(root, preset)
     session = str(ULID())
-    body = pitch_text(text, session=session, preset=preset, seed=seed, fault=fault, bindings=bindings)
+    body = pitch_file.pitch_text(text, session=session, preset=preset, seed=seed, fault=fault, bindings=bindings)
     return session, drop(paths.inbox_dir(root), body, stem="pitch")
 
 

@@ -90,22 +90,20 @@ class SteerRequest(BaseModel):
 def check_choices(root: Path, req: PitchRequest) -> None:
     """Refuse a preset or harness the daemon would not find, before anything is written: the daemon
     would only fall back to the offline studio, and the person would learn it from the timeline."""
-    from click import BadParameter
-
-    from crumb.cli.sessions import check_bindings, check_preset
+    from crumb.daemon.pitch_file import check_bindings, check_preset
 
     try:  # the checks `crumb pitch --preset --role` makes
         check_preset(root, req.preset)
         check_bindings(req.bindings)
-    except BadParameter as err:
-        raise BadRequest(err.message) from None
+    except ValueError as err:
+        raise BadRequest(str(err)) from None
 
 
 def pitch(root: Path, req: PitchRequest) -> dict[str, Any]:
     """Drop a pitch in the root inbox, written as `crumb pitch` writes it; the session id is chosen here
     so the page can open it at once."""
-    from crumb.cli.sessions import pitch_text
     from crumb.daemon.files import drop_inbox_file
+    from crumb.daemon.pitch_file import pitch_text
 
     check_choices(root, req)
     session = str(ULID())
