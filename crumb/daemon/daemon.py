@@ -56,16 +56,6 @@ def _sha(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
-def why_name(name: str, limit: int = 255) -> str:
-    """NAME.why.txt, with NAME cut short (marked …) when the whole would pass the file-name limit."""
-    suffix = ".why.txt"
-    if len(os.fsencode(name + suffix)) <= limit:
-        return name + suffix
-    while name and len(os.fsencode(name + "…" + suffix)) > limit:
-        name = name[:-1]
-    return name + "…" + suffix
-
-
 def pitch_session_id(source: InboxFile) -> str:
     """The session a pitch file makes: the same file (after a crash) always maps to the same id.
 
@@ -245,7 +235,7 @@ class Daemon:
         """A pitch that cannot start a session is kept in inbox/rejected/ with a .why.txt beside it."""
         inbox = paths.inbox_dir(self.root)
         kept = files.archive(path, inbox / "rejected") if (path.exists() or path.is_symlink()) else path
-        why = kept.with_name(why_name(kept.name))
+        why = kept.with_name(files.why_name(kept.name))
         tmp = why.with_name(f".why-{ULID()}.tmp")  # written whole, then renamed: never seen half-written
         tmp.write_text(message + "\n", encoding="utf-8")
         os.replace(tmp, why)

@@ -26,6 +26,7 @@ __all__ = [
     "ARCHIVE",
     "IGNORED",
     "REJECTED",
+    "WHY_SUFFIX",
     "InboxRead",
     "InboxReject",
     "archive",
@@ -34,12 +35,24 @@ __all__ = [
     "ignore_reason",
     "is_ignored",
     "read_inbox_file",
+    "why_name",
 ]
 
 #: suggested archive folder inside an inbox: a dot-name, so the watcher ignores it.
 ARCHIVE = ".archive"
 #: sub-folder of an archive folder for files that were rejected (kept for the person to see).
 REJECTED = "rejected"
+#: beside a kept (rejected) file: the daemon's one-line reason, NAME.why.txt (the Studio shows it)
+WHY_SUFFIX = ".why.txt"
+
+
+def why_name(name: str, limit: int = 255) -> str:
+    """NAME.why.txt, with NAME cut short (marked …) when the whole would pass the file-name limit."""
+    if len(os.fsencode(name + WHY_SUFFIX)) <= limit:
+        return name + WHY_SUFFIX
+    while name and len(os.fsencode(name + "…" + WHY_SUFFIX)) > limit:
+        name = name[:-1]
+    return name + "…" + WHY_SUFFIX
 
 #: Names that are never messages, as (why, regex over the base name). Matched case-insensitively.
 IGNORED: tuple[tuple[str, re.Pattern[str]], ...] = tuple(

@@ -13,11 +13,10 @@ from pathlib import Path
 
 from pydantic import BaseModel
 
-from crumb.daemon.files import REJECTED
+from crumb.daemon.files import REJECTED, WHY_SUFFIX, why_name
 from crumb.store.paths import inbox_dir
 
 HEAD_BYTES = 4096  # front matter sits at the top; a pitch rejected for its size is never read whole
-WHY_SUFFIX = ".why.txt"
 _SESSION_LINE = re.compile(r"^\s*session\s*:\s*['\"]?([0-9A-Za-z]{26})['\"]?\s*(?:#.*)?$", re.MULTILINE)
 
 
@@ -62,8 +61,6 @@ def _session_of(entry: os.DirEntry[str]) -> str | None:
 
 def why_file(kept: Path) -> Path | None:
     """The NAME.why.txt beside a kept file (the daemon shortens NAME when the whole is too long)."""
-    from crumb.daemon.daemon import why_name
-
     why = kept.with_name(why_name(kept.name))
     return why if why.is_file() else None
 

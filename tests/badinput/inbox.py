@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from crumb.daemon.daemon import why_name
+from crumb.daemon.files import why_name
 from crumb.store import paths
 from crumb.store.reader import read_events
 from tests.badinput.corpus import Case, assert_names, one_line
