@@ -28,7 +28,7 @@ from crumb.store.paths import session_dir, transcript_path
 from crumb.studio import actions, data, rejected
 from crumb.studio.panels import PanelFeed, PanelUpdate
 from crumb.studio.security import Guard, GuardMiddleware
-from crumb.studio.tail import WAKE, Line, TailHub, frame
+from crumb.studio.tail import WAKE, Line, TailHub, event_frame
 
 HERE = Path(__file__).parent
 PAGE_LIMIT = 200
@@ -358,7 +358,7 @@ class EventStream:
                 if batch.first > last:
                     chunk = batch.frame
                 else:
-                    chunk = b"".join(frame(q, raw) for q, raw in batch.lines if q > last)
+                    chunk = b"".join(event_frame(q, raw) for q, raw in batch.lines if q > last)
                 last = batch.last
                 await send({"type": "http.response.body", "body": chunk, "more_body": True})
             if not gone.is_set():
@@ -389,7 +389,7 @@ class EventStream:
         out = [b"retry: 1000\nevent: hello\ndata: %s\n\n" % hello]
         for first in range(start, tail.last_seq + 1, 500):
             lines = tail.lines(first, min(first + 499, tail.last_seq))
-            out.extend(frame(seq, raw) for seq, raw in lines)
+            out.extend(event_frame(seq, raw) for seq, raw in lines)
             if lines:
                 last = lines[-1][0]
         await send({"type": "http.response.body", "body": b"".join(out), "more_body": True})

@@ -82,7 +82,3 @@ class PanelFeed:
         if not self.current:
             return None
         return PanelUpdate(self.version, frame(self.version, self.current))
-
-    def cancel(self) -> None:
-        if self._task is not None:
-            self._task.cancel()

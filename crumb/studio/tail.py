@@ -22,7 +22,7 @@ Line = tuple[int, bytes]  # (seq, raw JSON line without the newline)
 WAKE = "wake"  # a stream's own marker: look at the connection (gone? time for a keepalive?)
 
 
-def frame(seq: int, raw: bytes) -> bytes:
+def event_frame(seq: int, raw: bytes) -> bytes:
     """One line as an SSE `ev` event whose id is its seq (what a reconnect sends back as Last-Event-ID)."""
     return b"id: %d\nevent: ev\ndata: %s\n\n" % (seq, raw)
 
@@ -44,7 +44,7 @@ class Batch:
 
     @classmethod
     def of(cls, lines: list[Line]) -> Batch:
-        return cls(lines, b"".join(frame(seq, raw) for seq, raw in lines))
+        return cls(lines, b"".join(event_frame(seq, raw) for seq, raw in lines))
 
 
 Item = Batch | PanelUpdate | str | None  # new lines, changed panels, WAKE, or None: "shutting down"
