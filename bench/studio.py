@@ -56,6 +56,7 @@ from bench.daemon import cpu_seconds, start_watch  # noqa: E402
 from crumb.store.paths import session_inbox, transcript_path  # noqa: E402
 from crumb.store.reader import Cursor  # noqa: E402
 from crumb.store.writer import TranscriptWriter  # noqa: E402
+from tests.studio.conftest import VISIBILITY  # noqa: E402
 from tests.studio.scripted import Scripted  # noqa: E402
 
 OUT = Path(__file__).resolve().parent / "out"
@@ -177,10 +178,6 @@ class TabsProcess:
             self.proc.kill()
 
 
-HIDE = """Object.defineProperty(document, "visibilityState", { configurable: true, get: () => "hidden" });
-Object.defineProperty(document, "hidden", { configurable: true, get: () => true });"""
-
-
 class BrowserTabs:
     """`n` real Chromium tabs on the session in one browser, as a person has them: one shown, the others in
     the background. Headless pages are always visible, so each background one is told it is hidden
@@ -201,7 +198,7 @@ class BrowserTabs:
         self.shown.wait_for_function("() => window.__studio && window.__studio.connects >= 1")
         for _ in range(n - 1):
             page = ctx.new_page()
-            page.add_init_script(HIDE)
+            page.add_init_script(f"({VISIBILITY})(false);")
             page.goto(url)
             page.wait_for_function("() => window.__studio && window.__studio.pauses >= 1")
             ctx.new_cdp_session(page).send("Page.setWebLifecycleState", {"state": "frozen"})

@@ -123,3 +123,22 @@ def page(browser: Any) -> Iterator[Any]:
     pg.on("pageerror", lambda e: pg.errors.append(str(e)))  # type: ignore[attr-defined]
     yield pg
     ctx.close()
+
+
+# Headless pages are always visible: hide or show one the way a browser tells it (visibilityState + event).
+VISIBILITY = """(visible) => {
+  const state = visible ? "visible" : "hidden";
+  Object.defineProperty(document, "visibilityState", { configurable: true, get: () => state });
+  Object.defineProperty(document, "hidden", { configurable: true, get: () => !visible });
+  document.dispatchEvent(new Event("visibilitychange"));
+}"""
+
+
+def set_visible(page: Any, visible: bool) -> None:
+    page.evaluate(VISIBILITY, visible)
+
+
+def open_session(page: Any, studio: Studio, session: str) -> None:
+    """Open a session page and wait until its stream is live."""
+    page.goto(f"{studio.url}s/{session}")
+    page.wait_for_function("() => window.__studio && window.__studio.connects >= 1")

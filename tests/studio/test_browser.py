@@ -13,18 +13,13 @@ from crumb.store.paths import session_inbox
 from crumb.store.writer import TranscriptWriter
 from crumb.studio.server import Studio
 
-from tests.studio.conftest import preview_frame
+from tests.studio.conftest import open_session, preview_frame
 from tests.studio.scripted import Scripted
 from tests.wait import wait_until
 
 pytestmark = pytest.mark.browser
 
 XSS = '<script>window.__pwned=1</script><img src=x onerror="window.__pwned=2"><b>bold</b>'
-
-
-def open_session(page: Any, studio: Studio, session: str) -> None:
-    page.goto(f"{studio.url}s/{session}")
-    page.wait_for_function("() => window.__studio && window.__studio.connects >= 1")
 
 
 def inbox_texts(folder: Path) -> list[str]:

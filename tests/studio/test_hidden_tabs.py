@@ -13,6 +13,7 @@ import pytest
 
 from crumb.store.paths import transcript_path
 from crumb.studio.server import Studio
+from tests.studio.conftest import VISIBILITY, open_session, set_visible
 from tests.studio.scripted import Scripted
 from tests.wait import wait_until
 
@@ -38,13 +39,6 @@ SOURCES = """(() => {
   };
 })();"""
 
-VISIBILITY = """(visible) => {
-  const state = visible ? "visible" : "hidden";
-  Object.defineProperty(document, "visibilityState", { configurable: true, get: () => state });
-  Object.defineProperty(document, "hidden", { configurable: true, get: () => !visible });
-  document.dispatchEvent(new Event("visibilitychange"));
-}"""
-
 PAUSED = "paused (tab hidden)"
 
 
@@ -52,15 +46,6 @@ def prepare(page: Any, grace_ms: int = GRACE_MS) -> Any:
     page.add_init_script(f"window.__studioHiddenGraceMs = {grace_ms};")
     page.add_init_script(SOURCES)
     return page
-
-
-def open_session(page: Any, studio: Studio, session: str) -> None:
-    page.goto(f"{studio.url}s/{session}")
-    page.wait_for_function("() => window.__studio && window.__studio.connects >= 1")
-
-
-def set_visible(page: Any, visible: bool) -> None:
-    page.evaluate(VISIBILITY, visible)
 
 
 def subscribers(studio: Studio, session: str) -> int:

@@ -12,7 +12,7 @@ import pytest
 
 from crumb.store.paths import session_inbox
 from crumb.studio.server import Studio
-from tests.studio.conftest import SSEReader, post_headers
+from tests.studio.conftest import SSEReader, post_headers, set_visible
 from tests.studio.scripted import Scripted
 from tests.wait import wait_until
 
@@ -85,10 +85,7 @@ def test_eight_session_pages_open_at_once_all_load_and_steer(browser: Any, studi
         last.wait_for_function("() => document.querySelector('#steer-status').textContent.startsWith('Sent')")
         assert [p.read_text() for p in session_inbox(root, s.session).glob("*.txt")] == ["make the snake faster\n"]
         # a live page hidden lets go of its stream: a waiting page goes live and gets what it missed
-        streaming[0].evaluate("""() => {
-          Object.defineProperty(document, "visibilityState", { configurable: true, get: () => "hidden" });
-          document.dispatchEvent(new Event("visibilitychange"));
-        }""")
+        set_visible(streaming[0], False)
         sessions[pages.index(waiting[0])].append("note", {"text": "while waiting"})
         waiting[0].wait_for_function("() => window.__studio.connects >= 1")
         waiting[0].wait_for_selector('#events li[data-seq="3"]')
