@@ -100,7 +100,7 @@ function playedList(row) {
   return h("ul", { class: "played", "aria-label": "who played each role" }, roles.map((role) => {
     const fell = Boolean(((row.played || {})[role] || {}).fallback);
     return h("li", { class: fell ? "fallback" : "", dataset: { role, fallback: fell ? "1" : "0" } },
-      h("b", { text: role }), ` ${text[role]}`);
+      h("span", { class: "role", text: role }), ` ${text[role]}`);
   }));
 }
 

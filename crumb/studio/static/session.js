@@ -211,7 +211,7 @@ function renderPipeline(s) {
       h("span", { text: `Waiting for ${s.waiting_for || "you"}` })));
   }
   items.push(h("li", { class: "arrow", "aria-hidden": "true", text: "→" }));
-  items.push(h("li", { class: `stage end ${done ? "current" : ""}`, dataset: { stage: "done" } },
+  items.push(h("li", { class: `stage end ${done ? "current" : ""}${done && s.fallback ? " fallback" : ""}`, dataset: { stage: "done" } },
     h("span", { text: done ? `Done · ${(s.done || {}).reason || ""}${s.fallback ? " · fallback" : ""}` : "Done" })));
   clear(document.getElementById("pipeline"), items);
 }
