@@ -57,14 +57,15 @@ def watch(ctx: click.Context, poll: bool, quiet: bool) -> None:
               help="One JSON object instead of the game's path: session, phase, done, detail, verdict, round, game, exit.")
 @click.pass_context
 def run(ctx: click.Context, text: str, preset: str | None, seed: int | None, fault: str | None,
-        roles: tuple[str, ...], timeout: float, poll: bool, verbose: bool, as_json: bool) -> None:
+        roles: tuple[str, ...], allow_fallback: bool, timeout: float, poll: bool, verbose: bool, as_json: bool) -> None:
     """One shot: pitch, run the daemon in this process until that session is done, print the game's path."""
     from crumb.cli.sessions import echo_json, follow, game_path, outcome, progress_printer, wait_exit
     from crumb.daemon.daemon import Daemon
 
     root = root_of(ctx)
     logging.basicConfig(level=logging.WARNING, format="%(name)s %(levelname)s %(message)s")
-    session, _ = drop_pitch(root, text, preset=preset, seed=seed, fault=fault, roles=roles)
+    session, _ = drop_pitch(root, text, preset=preset, seed=seed, fault=fault, roles=roles,
+                            allow_fallback=allow_fallback)
     click.echo(f"session {session}", err=True)
     if daemon_status(root)["running"]:
         state = follow(root, session, timeout=timeout, on_event=progress_printer(sys.stderr))
