@@ -52,6 +52,8 @@ def test_a_relative_bin_or_command_is_read_from_the_project_root(tmp_path: Path)
     (root / "tools" / "dir").mkdir()
     assert why_not(spec("command:./tools/dir"), root, env) is not None  # a folder is not a program
     assert why_not(spec("command:sh -c true"), root, {"PATH": "/bin:/usr/bin"}) is None  # a bare name: PATH
+    assert why_not(spec("command:./tools/agent 'unclosed"), root, env) == (
+        "\"command:./tools/agent 'unclosed\" is not a command line (No closing quotation)", "close the quote or escape it")
 
 
 def test_a_model_server_must_answer(tmp_path: Path) -> None:
@@ -99,3 +101,13 @@ def test_the_refusal_is_one_line_naming_roles_harness_and_fix(tmp_path: Path) ->
 def test_an_unusable_base_url_is_a_reason_not_a_crash(tmp_path: Path, text: str) -> None:
     problem = why_not(spec(text), tmp_path)
     assert problem is not None and problem[0].startswith("no model server answers at ")
+
+
+def test_the_pitchs_own_fallback_choice_wins_over_the_setting() -> None:
+    from crumb.daemon.session_start import fallback_allowed
+    from crumb.settings import Settings
+
+    allow, refuse = Settings().merged({"harness": {"fallback": "allow"}}), Settings()
+    assert refuse.harness.fallback == "refuse"  # the default: no silent fallback
+    assert [fallback_allowed(c, allow) for c in (None, "allow", "refuse")] == [True, True, False]
+    assert [fallback_allowed(c, refuse) for c in (None, "allow", "refuse")] == [False, True, False]

@@ -70,8 +70,9 @@ def server_answers(base: str, timeout: float = PROBE_TIMEOUT_S) -> str | None:
     except ValueError as exc:
         return str(exc)
     cls = http.client.HTTPSConnection if scheme == "https" else http.client.HTTPConnection
-    conn = cls(host, port, timeout=timeout)
+    conn: http.client.HTTPConnection | None = None
     try:
+        conn = cls(host, port, timeout=timeout)
         conn.request("GET", path.rsplit("/chat/completions", 1)[0] + "/models")
         conn.getresponse()
         return None
@@ -81,16 +82,17 @@ def server_answers(base: str, timeout: float = PROBE_TIMEOUT_S) -> str | None:
         return f"cannot resolve {host!r}"
     except TimeoutError:
         return f"no answer within {timeout:g} s"
-    except (OSError, http.client.HTTPException) as exc:
+    except (OSError, http.client.HTTPException, ValueError) as exc:  # ValueError: a host http.client cannot encode
         return f"{type(exc).__name__}: {exc}"[:160]
     finally:
-        conn.close()
+        if conn is not None:
+            conn.close()
 
 
-def _executable(name: str, env: Mapping[str, str]) -> tuple[str, str] | None:
+def _executable(name: str, env: Mapping[str, str], install: str) -> tuple[str, str] | None:
     """None when `name` (a bare name on PATH, or an absolute path) runs; else (reason, fix)."""
     if os.sep not in name:
-        return None if find_executable(name, env) else (f"{name!r} is not on PATH", "")
+        return None if find_executable(name, env) else (f"{name!r} is not on PATH", install)
     if not os.path.isfile(name):
         return f"{name} does not exist", "fix the path (a relative one is read from the project root)"
     if not os.access(name, os.X_OK):
@@ -102,23 +104,19 @@ def why_not(binding: Binding, root: Path, env: Mapping[str, str] | None = None,
             timeout: float = PROBE_TIMEOUT_S) -> tuple[str, str] | None:
     """None when this binding can run here, else (reason, fix)."""
     env = os.environ if env is None else env
-    b = rooted(binding, root)
+    try:
+        b = rooted(binding, root)
+    except ValueError as exc:  # shlex: an unclosed quote in a command line
+        return f"{label(binding)!r} is not a command line ({exc})", "close the quote or escape it"
     h, opts = b.harness, b.options
     if h in INSTALL:
-        name = str(opts.get("bin") or h)
-        found = _executable(name, env)
-        if found and not found[1]:
-            found = (found[0], f"install it ({INSTALL[h]})")
-        return found
+        return _executable(str(opts.get("bin") or h), env, f"install it ({INSTALL[h]})")
     if h == "command":
         cmd = opts.get("command") or b.model
         argv = shlex.split(cmd) if isinstance(cmd, str) else [str(a) for a in (cmd or [])]
         if not argv:
             return "no command is given", "write command:./my-agent"
-        found = _executable(argv[0], env)
-        if found and not found[1]:
-            found = (found[0], "install it or give its full path")
-        return found
+        return _executable(argv[0], env, "install it or give its full path")
     if h == "openai":
         base = opts.get("base_url") or DEFAULT_BASES.get(b.provider or "")
         if not base:
