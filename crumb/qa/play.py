@@ -217,21 +217,25 @@ class ContextPool:
     def _short(self, lane: Lane) -> bool:
         return len(self.ready[lane]) < (self.want[lane] if self.checks == 0 else self.waiting[lane])
 
+    async def _reuse(self, ctx: GameContext) -> None:
+        """Recycle one used context into `ready`, or close it (unfit, unwanted, or of another viewport)."""
+        if ctx.viewport != self.settings.viewport:  # shaped for other settings: of no use now
+            await ctx.close()
+            return
+        try:
+            await ctx.recycle(self.park_base, self.settings.load_timeout_s)
+        except (Hang, Aborted, PlaywrightError):
+            self.broken |= not await ctx.close()
+            return
+        if self.closed or len(self.ready.get(ctx.lane, [])) >= self.want.get(ctx.lane, 0):
+            await ctx.close()
+            return
+        await self._added(ctx)
+
     async def _fill_up(self) -> None:
         while self.used and not self.closed:
-            ctx = self.used.pop(0)
-            if ctx.viewport != self.settings.viewport:  # shaped for other settings: of no use now
-                await ctx.close()
-                continue
-            try:
-                await ctx.recycle(self.park_base, self.settings.load_timeout_s)
-            except (Hang, Aborted, PlaywrightError):
-                self.broken |= not await ctx.close()
-                continue
-            if self.closed or len(self.ready.get(ctx.lane, [])) >= self.want.get(ctx.lane, 0):
-                await ctx.close()
-                continue
-            await self._added(ctx)
+            batch, self.used = self.used, []  # all at once: each wipe is mostly waiting on the browser
+            await asyncio.gather(*(self._reuse(ctx) for ctx in batch))
         for lane in self.want:
             while not self.closed and self._short(lane):
                 ctx = GameContext(self.browser, Evidence(), self.park_base, lane=lane, viewport=self.settings.viewport)
