@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import NoReturn
 
 import click
 from pydantic import TypeAdapter, ValidationError
@@ -26,7 +27,19 @@ def _criteria(path: Path | None) -> tuple[list[Criterion], list[str]]:
     return TypeAdapter(list[Criterion]).validate_python((data or {}).get("criteria", [])), []
 
 
-def _usage(message: str) -> None:
+def _settings(root: Path | None) -> QASettings:
+    """[settings.qa] of the project's crumb.toml over the defaults (a preset's settings are not read here)."""
+    if root is None:
+        return QASettings()
+    from crumb.config import ConfigError, load_settings
+
+    try:
+        return load_settings(root).qa
+    except ConfigError as err:
+        _usage(str(err))
+
+
+def _usage(message: str) -> NoReturn:
     click.echo(f"crumb qa: {message}", err=True)
     raise SystemExit(2)
 
@@ -34,15 +47,17 @@ def _usage(message: str) -> None:
 @click.command("qa")
 @click.argument("path", type=click.Path(path_type=Path))
 @click.option("--json", "as_json", is_flag=True, help="Print the QAResult as JSON.")
-@click.option("--timeout", type=float, default=None, help="Overall limit in seconds (default 120).")
+@click.option("--timeout", type=float, default=None,
+              help="Overall limit in seconds (default: qa.timeout_s of crumb.toml in --root, else 120).")
 @click.option("--criteria", "criteria_file", type=click.Path(path_type=Path), default=None,
               help="JSON file with acceptance criteria (a spec, {\"criteria\": [...]}, or a list).")
 @click.option("--control", "controls", multiple=True, help="A control to press, e.g. ArrowLeft, Space, click (repeatable).")
 @click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Save screenshots (start/input/end.png) in this folder.")
-def qa(path: Path, as_json: bool, timeout: float | None, criteria_file: Path | None, controls: tuple[str, ...],
-       out_dir: Path | None) -> None:
-    """Run QA in headless Chromium on a game folder or an .html file."""
+@click.pass_context
+def qa(ctx: click.Context, path: Path, as_json: bool, timeout: float | None, criteria_file: Path | None,
+       controls: tuple[str, ...], out_dir: Path | None) -> None:
+    """Run QA in headless Chromium on a game folder or an .html file ([settings.qa] of crumb.toml in --root)."""
     if not path.exists():
         _usage(f"{path} does not exist: pass a game folder (with index.html) or an .html file")
     if path.is_file():
@@ -60,7 +75,9 @@ def qa(path: Path, as_json: bool, timeout: float | None, criteria_file: Path | N
     except (ValueError, ValidationError) as exc:
         first = str(exc).strip().splitlines()[0]
         _usage(f"criteria file {criteria_file} is not valid ({first}): see docs/game-contract.md for the probe format")
-    settings = QASettings() if timeout is None else QASettings(timeout_s=timeout)
+    settings = _settings((ctx.obj or {}).get("root"))
+    if timeout is not None:
+        settings = settings.model_copy(update={"timeout_s": timeout})
 
     from crumb.qa import run_qa  # imported late: `crumb --help` should not load Playwright
     from crumb.qa.report import render

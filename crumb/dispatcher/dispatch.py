@@ -28,7 +28,7 @@ from crumb.actors.base import ActorError, ActorRequest, ActorResult, Adapter, Bi
 from crumb.dispatcher.manifest import measure
 from crumb.protocol.events import Meta, ResearchEvidence, ResearchPlan
 from crumb.protocol.game import Criterion, JudgeScore, Manifest, QAResult, Spec
-from crumb.settings import Settings
+from crumb.settings import QASettings, Settings
 from crumb.store import paths
 from crumb.store.writer import TranscriptWriter
 
@@ -50,6 +50,16 @@ def get_adapter(name: str) -> Adapter:
 
         return LocalAdapter()
     raise ValueError(f"unknown harness {name!r}")
+
+
+def session_qa_settings(settings: dict[str, Any]) -> QASettings:
+    """The QA settings a session recorded in session.start (its [settings.qa]), over today's defaults for
+    any value it did not record; ValueError (naming the key) for a recorded value that is not valid."""
+    try:
+        return Settings().merged({"qa": dict((settings or {}).get("qa") or {})}).qa
+    except ValidationError as err:
+        first = err.errors()[0]
+        raise ValueError("qa." + ".".join(str(p) for p in first["loc"][1:]) + ": " + first["msg"]) from None
 
 
 def spec_markdown(spec: dict[str, Any]) -> str:
@@ -100,7 +110,7 @@ class Dispatcher:
             if self._qa is None:
                 from crumb.qa import QARunner
 
-                self._qa = QARunner(Settings().qa)
+                self._qa = QARunner()  # the browser is shared; each check brings its session's settings
             return self._qa
 
     def submit(self, session: str, effect: Effect, settings: dict[str, Any]) -> Future[None] | None:
@@ -178,6 +188,7 @@ class Dispatcher:
         manifest = Manifest.model_validate(effect["manifest"])
         started = time.monotonic()
         try:
+            qa_settings = session_qa_settings(settings)
             criteria = [Criterion.model_validate(c) for c in effect.get("criteria") or []]
             result: QAResult = self.qa_runner().check(
                 sdir / manifest.dir,
@@ -187,6 +198,7 @@ class Dispatcher:
                 build_id=effect.get("build"),
                 out_dir=sdir / "artifacts" / "qa",
                 controls=effect.get("controls") or [],
+                settings=qa_settings,
             )
         except Exception as err:  # noqa: BLE001 - QA's own crash is evidence too
             result = QAResult(build=effect.get("build"), ok=False, error=f"QA crashed: {type(err).__name__}: {err}",

@@ -24,6 +24,7 @@ OPEN_TIMEOUT_S = 30.0  # opening a context or tab runs no game code: only a sick
 CLOCK_START_S = 1_700_000_000  # a fixed wall-clock start (Playwright takes seconds): every run sees the same Date.now()
 FRAME_MS = 17
 DIALOG_LIMIT = 20
+WORKER_POLL_S = 0.02  # how often a wipe looks whether the game's workers have ended
 
 # Deterministic Math.random for every QA page, so a run with input and one without differ only by input.
 SEED_JS = """(() => { let a = 0x2545F491;
@@ -100,6 +101,20 @@ PLAY_JS = """async ({ms, chunk, rect}) => {
 NO_PAINT_JS = """(() => { for (const C of [self.CanvasRenderingContext2D, self.OffscreenCanvasRenderingContext2D]) {
   if (!C) continue; for (const m of ['fillRect', 'strokeRect', 'clearRect', 'fill', 'stroke', 'fillText',
     'strokeText', 'drawImage', 'putImageData']) if (typeof C.prototype[m] === 'function') C.prototype[m] = function () {}; } })();"""
+
+# The blank page of the game's origin that recycle wipes from (served by the fence, never by the game's
+# server), and what it runs there: clear this tab's window.name and sessionStorage (and localStorage once
+# more), then name whatever the origin still holds. Cache Storage and IndexedDB listing need a secure context: loopback is one.
+WIPE_PATH = "/__crumb_qa_wipe__.html"
+WIPE_HTML = "<!doctype html><title>wiping</title>"
+WIPE_JS = """async () => { const left = [];
+  window.name = '';  // kept by a tab across navigations: a game could keep state there too
+  try { sessionStorage.clear(); localStorage.clear(); } catch (e) { left.push('web storage: ' + e); }
+  try { if (document.cookie) left.push('cookies'); if (localStorage.length) left.push('localStorage');
+        if (sessionStorage.length) left.push('sessionStorage'); } catch (e) {}
+  try { if (indexedDB.databases && (await indexedDB.databases()).length) left.push('IndexedDB'); } catch (e) {}
+  try { if (self.caches && (await caches.keys()).length) left.push('Cache Storage'); } catch (e) {}
+  return left; }"""
 
 # Both at once (one round trip): where the game draws, and what its hook says.
 TARGET_STATE_JS = f"() => [({TARGET_JS})(), ({STATE_JS})()]"
@@ -215,12 +230,13 @@ class GameContext:
 
     def __init__(self, browser: Browser, ev: Evidence, base: str, *, lane: Lane, viewport: tuple[int, int]) -> None:
         self.browser, self.ev, self.base = browser, ev, base
-        self.lane, self.viewport = lane, viewport
+        self.lane, self.viewport = lane, (int(viewport[0]), int(viewport[1]))
         self.context: BrowserContext | None = None
         self.tabs: list[GameTab] = []
         self.spare: list[Page] = []
         self._cdp: dict[Page, CDPSession] = {}  # kept for the page's life: opening one costs round trips
         self.sick = False  # one of its pages crashed or closed: never hand it to another check
+        self.wipe_url: str | None = None  # during recycle: the blank page of the game's origin the fence serves
 
     async def open(self, timeout: float, *, spare: int = 0, park_url: str | None = None) -> None:
         """Create the context; `spare` tabs are opened now (and parked on `park_url`) for new_tab to use."""
@@ -261,22 +277,62 @@ class GameContext:
 
     async def recycle(self, park_base: str, timeout: float) -> None:
         """Make a used context as good as new for the next check, without the cost of new renderers:
-        every tab leaves the game, the game's cookies and storage are wiped, and the clock starts over.
-        Raises (Hang, PlaywrightError) when the context is not fit for reuse: then close it instead."""
+        the game's storage is wiped (see `wipe`; the tabs stay on its blank page, where nothing runs) and
+        the clock starts over. Raises (Hang, Aborted, PlaywrightError) when the context is not fit for
+        reuse: then close it instead."""
         assert self.context is not None
         if self.sick:
             raise Aborted("a page of this context crashed or closed")
-        origin, self.base = self.base.rstrip("/"), park_base  # the fence now lets the park page through
         pages = [t.page for t in self.tabs] + self.spare
         self.tabs, self.spare = [], []
-        for page in pages:
-            await guarded(page.goto(park_base + "index.html"), "parking a page", timeout, self.ev)
-        await guarded(self.context.clear_cookies(), "clearing cookies", timeout, self.ev)
-        cdp = await self.cdp(pages[0], timeout)
-        await guarded(cdp.send("Storage.clearDataForOrigin", {"origin": origin, "storageTypes": "all"}),
-                      "clearing the game's storage", timeout, self.ev)
+        await self.wipe(pages, timeout)
+        self.base = park_base  # the game's origin is closed again: the fence lets nothing of it through
         await self._install_clock()
         self.spare = pages
+
+    async def wipe(self, pages: list[Page], timeout: float) -> None:
+        """Leave the game and wipe everything it stored in this context, so the next game finds nothing.
+
+        Every page first goes to a blank page of the game's own origin (the game's documents end there,
+        and with them any loop still writing; its workers are waited for), then cookies go, Storage.clearDataForOrigin
+        wipes what the browser keeps per origin (localStorage, IndexedDB, Cache Storage, service workers),
+        and each page clears its own sessionStorage from inside: Chromium's per-origin clear skips
+        sessionStorage, which lives per tab (Chromium issue 529829531). Each page then reads back what the
+        origin still holds; anything left raises Aborted (the context must not be reused)."""
+        assert self.context is not None
+        origin = self.base.rstrip("/")
+        self.wipe_url = origin + WIPE_PATH  # served by the fence itself: the game's server may be gone
+        try:
+            await asyncio.gather(*(guarded(page.goto(self.wipe_url), "leaving the game", timeout, self.ev)
+                                   for page in pages))
+            cdp = await self.cdp(pages[0], timeout)
+            await self._workers_gone(cdp, timeout)
+            await guarded(self.context.clear_cookies(), "clearing cookies", timeout, self.ev)
+            await guarded(cdp.send("Storage.clearDataForOrigin", {"origin": origin, "storageTypes": "all"}),
+                          "clearing the game's storage", timeout, self.ev)
+            left = await asyncio.gather(*(guarded(page.evaluate(WIPE_JS), "clearing the tab's storage", timeout, self.ev)
+                                          for page in pages))
+        finally:
+            self.wipe_url = None
+        kept = sorted({item for items in left for item in items})
+        if kept:
+            raise Aborted(f"wiping the game's storage left {', '.join(kept)} behind")
+
+    async def _workers_gone(self, cdp: CDPSession, timeout: float) -> None:
+        """Wait until no worker of this context runs: a worker ends a little after its page (later still on a
+        loaded machine), and one still running could write IndexedDB or Cache Storage after the wipe."""
+        me = await guarded(cdp.send("Target.getTargetInfo"), "reading the context's id", timeout, self.ev)
+        context_id = me["targetInfo"].get("browserContextId")
+        deadline = asyncio.get_running_loop().time() + timeout
+        while True:
+            got = await guarded(cdp.send("Target.getTargets"), "listing the game's workers", timeout, self.ev)
+            workers = [t for t in got["targetInfos"] if t.get("browserContextId") == context_id
+                       and t.get("type") in ("worker", "shared_worker", "service_worker")]
+            if not workers:
+                return
+            if asyncio.get_running_loop().time() > deadline:
+                raise Aborted(f"{len(workers)} of the game's workers were still running {timeout:g} s after it ended")
+            await asyncio.sleep(WORKER_POLL_S)
 
     async def cdp(self, page: Page, timeout: float) -> CDPSession:
         """The page's CDP session, with the Performance domain on (for frames per second)."""
@@ -337,7 +393,9 @@ class GameContext:
     async def _route(self, route: Any) -> None:
         url = route.request.url
         try:
-            if url.startswith(self.base):
+            if self.wipe_url is not None and url == self.wipe_url:
+                await route.fulfill(status=200, content_type="text/html", body=WIPE_HTML)
+            elif url.startswith(self.base):
                 await route.continue_()
             else:
                 self.ev.block(url)
@@ -392,9 +450,11 @@ class GameTab:
         self.loaded = True
 
     async def reload(self, timeout: float) -> None:
-        """A fresh game: storage cleared, page loaded again."""
-        await guarded(self.page.evaluate("() => { try { localStorage.clear(); sessionStorage.clear(); } catch (e) {} }"),
-                      "clearing storage", timeout, self.ev)
+        """A fresh game: everything the game stored is wiped as between checks (cookies, web storage,
+        IndexedDB, Cache Storage: see GameContext.wipe), then the page is loaded again. Probe tabs are
+        alone in their context, so a probe never finds what an earlier probe stored, whichever tab it runs in."""
+        self.loaded = False  # leaving for the wipe page is QA's doing, not the game navigating away
+        await self.owner.wipe([self.page], timeout)
         await self.load(timeout)
 
     async def key(self, key: str, down: bool, timeout: float) -> None:

@@ -123,7 +123,9 @@ class ContextPool:
     """Fake-clock contexts kept open between checks, their tabs parked on a blank loopback page, so a
     check starts by loading the game rather than by spawning renderers (a new tab costs about half a
     second of CPU, a reused one a navigation). A context goes back to the pool only after a clean
-    check, and is recycled (tabs parked, cookies and storage wiped, clock reset) between checks."""
+    check, and is recycled (the game left, everything it stored wiped, clock reset) between checks.
+    Each check brings its own settings (a session's [settings.qa]); the pool keeps what the latest check
+    asked for (its viewport, its probe tabs) and hands a check only contexts of the check's viewport."""
 
     def __init__(self, browser: Browser, settings: QASettings, park_base: str) -> None:
         self.browser, self.settings, self.park_base = browser, settings, park_base
@@ -134,14 +136,31 @@ class ContextPool:
         self.ready: dict[Lane, list[GameContext]] = {lane: [] for lane in self.full}
         self.waiting: dict[Lane, int] = {lane: 0 for lane in self.full}
         self.used: list[GameContext] = []
+        self.grown = False  # the first check is over: keep the full set ready
         self.checks = 0  # checks running: then only what a check waits for is opened (renderers cost CPU)
         self.broken = False  # a used context could not even be closed: the browser needs a restart
         self._filling: asyncio.Future | None = None
         self._changed = asyncio.Condition()
         self.closed = False
 
-    async def take(self, lane: Lane, *, wait: bool = True) -> GameContext | None:
-        """A ready context; with `wait`, one is opened if none is ready (None if that fails: open your own)."""
+    def tune(self, settings: QASettings) -> None:
+        """Shape the pool like the check that starts now: ready contexts of another viewport are closed,
+        and as many probe contexts as it may use are kept ready from now on."""
+        self.settings = settings
+        self.full[PROBE] = settings.probe_tabs
+        if self.grown:
+            self.want = dict(self.full)
+        for lane, group in self.ready.items():
+            stale = [c for c in group if c.viewport != settings.viewport]
+            self.ready[lane] = [c for c in group if c.viewport == settings.viewport]
+            for ctx in stale:
+                asyncio.ensure_future(ctx.close())
+
+    async def take(self, lane: Lane, viewport: tuple[int, int], *, wait: bool = True) -> GameContext | None:
+        """A ready context of `viewport`; with `wait`, one is opened if none is ready (None if that fails, or
+        the pool is shaped for another viewport: open your own)."""
+        if tuple(viewport) != tuple(self.settings.viewport):
+            return None
         deadline = time.monotonic() + OPEN_TIMEOUT_S
         while wait and not self.ready[lane] and not self.closed and time.monotonic() < deadline:
             self.waiting[lane] += 1
@@ -160,7 +179,7 @@ class ContextPool:
                 break  # the fill ended without one: it could not open a context
         while self.ready[lane]:
             ctx = self.ready[lane].pop(0)
-            if not ctx.sick:
+            if not ctx.sick and ctx.viewport == viewport:
                 return ctx
             asyncio.ensure_future(ctx.close())  # its renderer died while it waited: of no use to anyone
         return None
@@ -173,6 +192,7 @@ class ContextPool:
     def refill(self, *, grow: bool = False) -> None:
         """Recycle what came back and open what is missing (`grow`: up to the full set)."""
         if grow:
+            self.grown = True
             self.want = dict(self.full)
         if not self.closed and (self._filling is None or self._filling.done()):
             self._filling = asyncio.ensure_future(self._fill())
@@ -197,18 +217,25 @@ class ContextPool:
     def _short(self, lane: Lane) -> bool:
         return len(self.ready[lane]) < (self.want[lane] if self.checks == 0 else self.waiting[lane])
 
+    async def _reuse(self, ctx: GameContext) -> None:
+        """Recycle one used context into `ready`, or close it (unfit, unwanted, or of another viewport)."""
+        if ctx.viewport != self.settings.viewport:  # shaped for other settings: of no use now
+            await ctx.close()
+            return
+        try:
+            await ctx.recycle(self.park_base, self.settings.load_timeout_s)
+        except (Hang, Aborted, PlaywrightError):
+            self.broken |= not await ctx.close()
+            return
+        if self.closed or len(self.ready.get(ctx.lane, [])) >= self.want.get(ctx.lane, 0):
+            await ctx.close()
+            return
+        await self._added(ctx)
+
     async def _fill_up(self) -> None:
         while self.used and not self.closed:
-            ctx = self.used.pop(0)
-            try:
-                await ctx.recycle(self.park_base, self.settings.load_timeout_s)
-            except (Hang, Aborted, PlaywrightError):
-                self.broken |= not await ctx.close()
-                continue
-            if self.closed or len(self.ready.get(ctx.lane, [])) >= self.want.get(ctx.lane, 0):
-                await ctx.close()
-                continue
-            await self._added(ctx)
+            batch, self.used = self.used, []  # all at once: each wipe is mostly waiting on the browser
+            await asyncio.gather(*(self._reuse(ctx) for ctx in batch))
         for lane in self.want:
             while not self.closed and self._short(lane):
                 ctx = GameContext(self.browser, Evidence(), self.park_base, lane=lane, viewport=self.settings.viewport)
@@ -245,7 +272,7 @@ class _Stage:
         self.main_loaded = asyncio.Event()  # probes load after main and twin: five loads at once help no one
 
     async def new_context(self, lane: Lane) -> GameContext:
-        ctx = await self.pool.take(lane) if self.pool else None
+        ctx = await self.pool.take(lane, self.settings.viewport) if self.pool else None
         if ctx is not None:
             ctx.adopt(self.ev, self.base)
             self.contexts.append(ctx)
@@ -397,7 +424,7 @@ class _Stage:
         results: dict[int, ProbeResult] = {}
         contexts = [await self.new_context(PROBE)]
         while self.pool is not None and len(contexts) < min(self.settings.probe_tabs, len(criteria)):
-            more = await self.pool.take(PROBE, wait=False)  # more tabs only if ready: a new one costs more
+            more = await self.pool.take(PROBE, self.settings.viewport, wait=False)  # more tabs only if ready: a new one costs more
             if more is None:
                 break
             more.adopt(self.ev, self.base)
@@ -543,6 +570,7 @@ async def play(browser: Browser, base: str, url: str, *, criteria: Sequence[Crit
 
     clean = False
     if pool is not None:
+        pool.tune(settings)
         pool.checks += 1
     try:
         trace("check begins")

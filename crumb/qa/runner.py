@@ -216,26 +216,28 @@ class _Engine:
         self._park_dir.cleanup()
 
     async def check(self, game_dir: Path, entry: str, criteria: Sequence[Criterion], manifest: Manifest | None,
-                    build_id: str | None, out_dir: Path | None, controls: Sequence[str]) -> QAResult:
+                    build_id: str | None, out_dir: Path | None, controls: Sequence[str],
+                    settings: QASettings) -> QAResult:
+        """One check under `settings` (the session's own [settings.qa]); the browser is shared."""
         started, stalled_before = time.monotonic(), self.stalled
 
         def used() -> float:  # seconds of the budget spent, not counting time the machine stood still
             return time.monotonic() - started - (self.stalled - stalled_before)
 
-        static = await asyncio.to_thread(check_static, game_dir, entry, manifest, self.settings)
+        static = await asyncio.to_thread(check_static, game_dir, entry, manifest, settings)
         report, error, rechecked = PlayReport(ev=Evidence()), None, None
         if static.entry_ok:
-            report, error = await self._browser_stage(game_dir, entry, criteria, controls, used)
+            report, error = await self._browser_stage(game_dir, entry, criteria, controls, used, settings)
             hang = any(f.code == "hang" for f in report.ev.findings)
             stood = self.stalled - stalled_before
             if ((hang and error is None) or (stood >= STALL_MIN_S and (hang or error))) \
-                    and self.settings.timeout_s - used() > self.settings.timeout_s / 2:
+                    and settings.timeout_s - used() > settings.timeout_s / 2:
                 # A stall of QA's own (its driver, its browser, the machine) looks exactly like a game that
                 # hangs: before blaming the game, check it once more, on a fresh browser when no other
                 # check is running.
                 if not self.active:
                     await self.restart()
-                report, error = await self._browser_stage(game_dir, entry, criteria, controls, used)
+                report, error = await self._browser_stage(game_dir, entry, criteria, controls, used, settings)
                 why = (f"QA's own process stood still for {stood:.0f} s (a loaded machine)" if stood >= STALL_MIN_S
                        else "a first run stopped responding")
                 rechecked = f"{why}; QA checked the game again, on a fresh browser, and this result is that second run"
@@ -243,7 +245,8 @@ class _Engine:
                         duration_ms=int((time.monotonic() - started) * 1000), rechecked=rechecked)
 
     async def _browser_stage(self, game_dir: Path, entry: str, criteria: Sequence[Criterion],
-                             controls: Sequence[str], used: Callable[[], float]) -> tuple[PlayReport, str | None]:
+                             controls: Sequence[str], used: Callable[[], float],
+                             settings: QASettings) -> tuple[PlayReport, str | None]:
         """One run of the game in the browser; QA's own failures come back as the error, never raised."""
         ev = Evidence()
         report = PlayReport(ev=ev)
@@ -254,9 +257,9 @@ class _Engine:
                 browser = await self.ready()
                 report = await self._within_budget(
                     play(browser, server.base, server.url(entry), criteria=criteria,
-                         controls=controls, settings=self.settings, ev=ev, pool=self.pool), used)
+                         controls=controls, settings=settings, ev=ev, pool=self.pool), used, settings.timeout_s)
         except asyncio.TimeoutError:
-            error = f"QA timed out after {self.settings.timeout_s:g} s"
+            error = f"QA timed out after {settings.timeout_s:g} s"
             ev.find("timeout", f"{error}; raise qa.timeout_s if the game is just slow", "Critical")
             ev.restart_browser = True
         except BrowserNotFound as exc:
@@ -273,7 +276,7 @@ class _Engine:
         finally:
             self.active.discard(ev)
             if self.pool is not None and not self.active:
-                self.pool.refill(grow=True)  # between checks: contexts for the next one
+                self.pool.refill(grow=True)  # between checks: contexts for the next one (shaped like this one)
         if ev.browser_died:
             error = error or "the browser died during QA"
             ev.restart_browser = True
@@ -282,17 +285,17 @@ class _Engine:
         return report, error
 
 
-    async def _within_budget(self, step: Awaitable[PlayReport], used: Callable[[], float]) -> PlayReport:
+    async def _within_budget(self, step: Awaitable[PlayReport], used: Callable[[], float], budget_s: float) -> PlayReport:
         """Await `step` until the check's budget is spent (TimeoutError); time the machine stood still is
         given back, so a stall cannot use up a game's budget."""
         task = asyncio.ensure_future(step)
         try:
             while True:
-                done, _ = await asyncio.wait({task}, timeout=max(self.settings.timeout_s - used(), 0.0))
+                done, _ = await asyncio.wait({task}, timeout=max(budget_s - used(), 0.0))
                 if done:
                     return task.result()
                 await asyncio.sleep(0)  # a stall just ended: let the monitor count it before deciding
-                if self.settings.timeout_s - used() <= 0:
+                if budget_s - used() <= 0:
                     raise asyncio.TimeoutError
         finally:
             if not task.done():
@@ -384,23 +387,25 @@ class QARunner:
 
     def check(self, game_dir: Path, *, entry: str = "index.html", criteria: Sequence[Criterion] = (),
               manifest: Manifest | None = None, build_id: str | None = None, out_dir: Path | None = None,
-              controls: Sequence[str] = ()) -> QAResult:
-        """Run static + browser QA on `game_dir`; QA's own failure comes back as QAResult(ok=False, error=...)."""
+              controls: Sequence[str] = (), settings: QASettings | None = None) -> QAResult:
+        """Run static + browser QA on `game_dir` under `settings` (a session's own [settings.qa]; default:
+        this runner's); QA's own failure comes back as QAResult(ok=False, error=...)."""
         started = time.monotonic()
+        settings = settings or self.settings
         if self._closed:
             return _failed(build_id, "QARunner is closed: create a new one", started)
         try:
             future = asyncio.run_coroutine_threadsafe(
                 self._engine.check(Path(game_dir), entry, list(criteria), manifest, build_id,
-                                   Path(out_dir) if out_dir else None, list(controls)), self._loop)
+                                   Path(out_dir) if out_dir else None, list(controls), settings), self._loop)
         except RuntimeError as exc:
             return _failed(build_id, f"QA could not start: {exc}", started)
         try:
-            return future.result(timeout=self.settings.timeout_s + 2 * LAUNCH_TIMEOUT_S)
+            return future.result(timeout=settings.timeout_s + 2 * LAUNCH_TIMEOUT_S)
         except concurrent.futures.TimeoutError:
             future.cancel()
             asyncio.run_coroutine_threadsafe(self._engine.restart(), self._loop)
-            return _failed(build_id, f"QA timed out after {self.settings.timeout_s:g} s", started, code="timeout")
+            return _failed(build_id, f"QA timed out after {settings.timeout_s:g} s", started, code="timeout")
         except Exception as exc:  # noqa: BLE001 - never raise to the dispatcher
             return _failed(build_id, f"QA failed: {type(exc).__name__}: {exc}", started)
 

@@ -52,3 +52,25 @@ def test_fail_as_json_exits_1() -> None:
     data = json.loads(result.output)
     assert data["ok"] is False and "https://cdn.example.com/engine.min.js" in data["blocked"]
     assert "remote_url" in {f["code"] for f in data["findings"]}
+
+
+@pytest.mark.browser
+def test_the_qa_settings_of_crumb_toml_in_root_apply(tmp_path: Path) -> None:
+    chromium_or_skip()
+    project, plain = tmp_path / "project", tmp_path / "plain"
+    project.mkdir()
+    plain.mkdir()
+    (project / "crumb.toml").write_text("[settings.qa]\nmax_files = 1\n")
+    game = str(GAMES / "stores_late")  # two files
+    strict = CliRunner().invoke(main, ["--root", str(project), "qa", game, "--json"])
+    assert strict.exit_code == 1, strict.output
+    assert [f["code"] for f in json.loads(strict.output)["findings"]] == ["too_many_files"]
+    default = CliRunner().invoke(main, ["--root", str(plain), "qa", game, "--json"])
+    assert default.exit_code == 0, default.output
+
+
+def test_a_broken_qa_setting_in_crumb_toml_is_a_usage_error(tmp_path: Path) -> None:
+    (tmp_path / "crumb.toml").write_text("[settings.qa]\nmax_files = 0\n")
+    result = CliRunner().invoke(main, ["--root", str(tmp_path), "qa", str(GAMES / "mini")])
+    assert result.exit_code == 2 and len(result.output.strip().splitlines()) == 1, result.output
+    assert "qa.max_files" in result.output and "crumb.toml" in result.output, result.output

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import functools
 import socket
+import subprocess
+import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -46,6 +48,86 @@ def test_a_game_finds_nothing_an_earlier_game_stored(one_lane: QARunner, monkeyp
     for run in ("first", "second"):
         result = one_lane.check(GAMES / "stores", criteria=criteria(BORN), controls=["ArrowLeft"])
         assert result.ok, f"{run} run: " + result.model_dump_json(indent=1)
+
+
+@pytest.fixture
+def burners() -> Iterator[None]:
+    """Both cores busy, as in a fresh clone's `make test` at load average 8: two endless Python loops."""
+    procs = [subprocess.Popen([sys.executable, "-c", "while 1: pass"]) for _ in range(2)]
+    try:
+        yield
+    finally:
+        for proc in procs:
+            proc.kill()
+            proc.wait()
+
+
+def count_recycles(monkeypatch: pytest.MonkeyPatch) -> dict[str, int]:
+    """How many contexts were wiped and reused, and how many a wipe refused."""
+    real = page.GameContext.recycle
+    counts = {"reused": 0, "refused": 0}
+
+    async def recycle(self, park_base, timeout):  # noqa: ANN001, ANN202
+        try:
+            await real(self, park_base, timeout)
+        except page.Aborted:
+            counts["refused"] += 1
+            raise
+        counts["reused"] += 1
+
+    monkeypatch.setattr(page.GameContext, "recycle", recycle)
+    return counts
+
+
+@pytest.fixture
+def one_lane_patient() -> Iterator[QARunner]:
+    """one_lane with the default limits, not the short ones: on a loaded machine a good game may take
+    longer than FAST allows to load, and this test is about what a game finds, not about speed."""
+    chromium_or_skip()
+    qa = QARunner(QASettings(probe_tabs=1))
+    yield qa
+    qa.close()
+
+
+def test_under_load_no_game_finds_what_an_earlier_game_stored(
+        one_lane_patient: QARunner, burners: None, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Twelve checks on one origin in the same reused tabs while both cores are busy. stores_late goes on
+    writing (workers with real timers) after its check is over: localStorage, sessionStorage, IndexedDB
+    and Cache Storage. Every game must load into an empty origin. (Before the wipe cleared each tab's
+    sessionStorage, every check after the first failed here: Chromium's per-origin clear skips it.)"""
+    counts = count_recycles(monkeypatch)
+    monkeypatch.setattr(runner_module, "GameServer", functools.partial(GameServer, port=free_port()))
+    for run in range(12):
+        game = ("stores", "stores_late")[run % 2]
+        result = one_lane_patient.check(GAMES / game, criteria=criteria(BORN), controls=["ArrowLeft"])
+        assert result.ok, f"run {run} ({game}): " + result.model_dump_json(indent=1)
+    assert counts["refused"] == 0 and counts["reused"] >= 11 * 2, counts  # the tabs really were reused
+
+
+def test_a_context_whose_wipe_left_something_is_not_reused(one_lane: QARunner, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The wipe reads back what the origin holds: if Chromium's clear missed something (here it is made a
+    no-op, so IndexedDB and Cache Storage stay), the context is closed, and the next game gets a new one."""
+    counts = count_recycles(monkeypatch)
+    real_cdp = page.GameContext.cdp
+
+    class ClearsNothing:
+        def __init__(self, session) -> None:  # noqa: ANN001
+            self.session = session
+
+        async def send(self, method, params=None):  # noqa: ANN001, ANN201
+            if method == "Storage.clearDataForOrigin":
+                return {}
+            return await self.session.send(method, params)
+
+    async def cdp(self, pg, timeout):  # noqa: ANN001, ANN202
+        return ClearsNothing(await real_cdp(self, pg, timeout))
+
+    monkeypatch.setattr(page.GameContext, "cdp", cdp)
+    monkeypatch.setattr(runner_module, "GameServer", functools.partial(GameServer, port=free_port()))
+    for run in ("first", "second"):
+        result = one_lane.check(GAMES / "stores_late", controls=["ArrowLeft"])
+        assert result.ok, f"{run} run: " + result.model_dump_json(indent=1)
+    assert counts["refused"] >= 1 and counts["reused"] == 0, counts
 
 
 def test_every_check_starts_at_the_same_game_time(one_lane: QARunner) -> None:

@@ -1,0 +1,89 @@
+"""Every [settings.qa] value is read per check: one warm runner (built with other settings) checks each game
+under the settings the check brings, as the dispatcher passes each session's own. One test per setting:
+changing only that value changes what QA reports."""
+
+from __future__ import annotations
+
+import struct
+from pathlib import Path
+
+import pytest
+
+from crumb.protocol.game import QAResult
+from crumb.qa import QARunner
+from tests.qa.conftest import FAST, GAMES, criteria
+
+pytestmark = pytest.mark.browser
+
+
+def codes(result: QAResult) -> list[str]:
+    return [f.code for f in result.findings]
+
+
+def png_size(path: Path) -> tuple[int, int]:
+    width, height = struct.unpack(">II", path.read_bytes()[16:24])  # the IHDR chunk
+    return width, height
+
+
+def test_max_files_and_max_bytes_are_the_checks_own(runner: QARunner) -> None:
+    """stores_late is two files of about 4 kB: within the defaults, over a budget of one file or 1,000 bytes."""
+    assert runner.check(GAMES / "stores_late", settings=FAST).static_ok
+    few = runner.check(GAMES / "stores_late", settings=FAST.model_copy(update={"max_files": 1}))
+    assert not few.ok and codes(few) == ["too_many_files"], codes(few)
+    assert "2 files in the game folder, the budget is 1" in few.findings[0].message
+    small = runner.check(GAMES / "stores_late", settings=FAST.model_copy(update={"max_bytes": 1000}))
+    assert not small.ok and codes(small) == ["too_large"], codes(small)
+    assert small.findings[0].message.endswith("the budget is 1000")
+
+
+def test_the_viewport_is_the_checks_own(runner: QARunner, tmp_path: Path) -> None:
+    """The game's 320x240 canvas, seen through a 200x150 window: the screenshots are what that window shows."""
+    runner.check(GAMES / "mini", out_dir=tmp_path / "wide" / "artifacts" / "qa", settings=FAST)
+    runner.check(GAMES / "mini", out_dir=tmp_path / "narrow" / "artifacts" / "qa",
+                 settings=FAST.model_copy(update={"viewport": (200, 150)}))
+    assert png_size(tmp_path / "wide" / "artifacts" / "qa" / "start.png") == (320, 240)
+    assert png_size(tmp_path / "narrow" / "artifacts" / "qa" / "start.png") == (200, 150)
+    # and the next check with the runner's own viewport gets it back (the pool is keyed by viewport)
+    runner.check(GAMES / "mini", out_dir=tmp_path / "again" / "artifacts" / "qa", settings=FAST)
+    assert png_size(tmp_path / "again" / "artifacts" / "qa" / "start.png") == (320, 240)
+
+
+BORN = {"id": "born{}", "text": "The game knows when it loaded",
+        "probe": {"steps": [{"do": "start"}, {"do": "wait", "ms": 100}], "expect": [{"path": "bornAt", "op": ">", "value": 0}]}}
+
+
+def test_probe_tabs_is_the_checks_own(runner: QARunner) -> None:
+    """Three probes in three tabs (a clock each) all see the game load at the clock's start; in one tab
+    they run one after another, each on a later game clock than the one before."""
+    three = criteria(*({**BORN, "id": f"born{n}"} for n in range(3)))
+    wide = FAST.model_copy(update={"probe_tabs": 3})
+    runner.check(GAMES / "stores", criteria=three, settings=wide)  # the pool grows to three probe tabs after a check
+    assert runner.warm()
+    parallel = [p.observed["bornAt"] for p in runner.check(GAMES / "stores", criteria=three, settings=wide).probes]
+    serial = [p.observed["bornAt"] for p in runner.check(GAMES / "stores", criteria=three,
+                                                           settings=FAST.model_copy(update={"probe_tabs": 1})).probes]
+    assert parallel == [1_700_000_001_000] * 3, parallel
+    assert serial[0] == 1_700_000_001_000 and serial[0] < serial[1] < serial[2], serial
+
+
+def test_load_timeout_and_timeout_are_the_checks_own(runner: QARunner) -> None:
+    """A game stuck in a loop at load: with a short load limit QA blames the game (a hang, within the
+    budget); with a long one, QA's own budget runs out first (timeout_s); with a tiny budget, at once."""
+    base = FAST.model_copy(update={"load_timeout_s": 3.0, "timeout_s": 20.0})
+    blamed = runner.check(GAMES / "loop_at_load", settings=base)
+    assert blamed.error is None and "hang" in codes(blamed), blamed.model_dump_json(indent=1)
+    assert any("never finished loading within 3 s" in f.message for f in blamed.findings)
+    slow_load = runner.check(GAMES / "loop_at_load", settings=base.model_copy(update={"load_timeout_s": 60.0}))
+    assert slow_load.error == "QA timed out after 20 s", slow_load.error
+    short = runner.check(GAMES / "loop_at_load", settings=base.model_copy(update={"timeout_s": 2.0}))
+    assert short.error == "QA timed out after 2 s" and "timeout" in codes(short), short.error
+
+
+def test_probe_timeout_is_the_checks_own(runner: QARunner) -> None:
+    """A game that loops once started: each step QA takes may last probe_timeout_s; a short one blames the
+    game (a hang), a long one lets QA's own budget run out first."""
+    base = FAST.model_copy(update={"probe_timeout_s": 3.0, "timeout_s": 20.0})
+    blamed = runner.check(GAMES / "loop_after_start", settings=base)
+    assert blamed.error is None and "hang" in codes(blamed), blamed.model_dump_json(indent=1)
+    patient = runner.check(GAMES / "loop_after_start", settings=base.model_copy(update={"probe_timeout_s": 60.0}))
+    assert patient.error == "QA timed out after 20 s", patient.error
