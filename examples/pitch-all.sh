@@ -5,12 +5,14 @@
 #
 # Blank lines and lines starting with # are skipped. Each other line becomes one session (through
 # `crumb pitch`, i.e. a file in inbox/); a running daemon (`crumb watch`) does the work. Prints one
-# line per pitch as it finishes: PASS, DONE (finished without a pass) or TIMEOUT, with the session
-# id and the pitch.
+# line per pitch as it settles: PASS, FALLBACK (passed, but a role was played by a fallback adapter),
+# WAITING (a PARTIAL verdict waits for a person: `crumb approve` or `crumb veto` it), DONE (finished
+# without a pass) or TIMEOUT, with the session id and the pitch.
 #
 # Root: $CRUMB_ROOT, else the current folder (as for crumb itself). Program: $CRUMB, else `crumb`.
-# Exit: 0 every session passed · 1 some finished without a pass · 2 some timed out or could not be
-# pitched · 64 usage error.
+# Exit: the worst outcome, in this order: 2 some timed out or could not be pitched · 1 some finished
+# without a pass · 3 some wait for a person · 4 some passed only with a fallback · 0 every session
+# passed as bound · 64 usage error.
 
 crumb=${CRUMB:-crumb}
 ideas=$1
@@ -69,6 +71,8 @@ while [ "$i" -le "$n" ]; do
         case "$code" in
             0) word=PASS ;;
             1) word=DONE ;;
+            3) word=WAITING ;;
+            4) word=FALLBACK ;;
             *) word=TIMEOUT; code=2 ;;
         esac
         printf '%s %s  %s\n' "$word" "$session" "$(cat "$work/$i.pitch")"
@@ -78,13 +82,15 @@ while [ "$i" -le "$n" ]; do
 done
 wait
 
-# 3. the worst outcome decides the exit code
+# 3. the worst outcome decides the exit code (crumb wait's codes, ranked: pass 0 < fallback 4 <
+#    waiting 3 < done 1 < timeout 2)
+rank() { case "$1" in 0) echo 0 ;; 4) echo 1 ;; 3) echo 2 ;; 1) echo 3 ;; *) echo 4 ;; esac; }
 worst=0
 [ "$failed" -gt 0 ] && worst=2
 i=1
 while [ "$i" -le "$n" ]; do
     code=$(cat "$work/$i.code" 2>/dev/null || echo 2)
-    [ "$code" -gt "$worst" ] && worst=$code
+    [ "$(rank "$code")" -gt "$(rank "$worst")" ] && worst=$code
     i=$((i + 1))
 done
 echo "pitch-all: $n pitched, $failed failed to pitch; exit $worst" >&2

@@ -2,7 +2,8 @@
 
 Everything they write goes through inbox files, like any other tool; everything they read comes
 from transcripts. Exit codes: 0 ok, 1 an error (one line on stderr) or a session that did not pass,
-2 a usage error or a timeout (`wait`).
+2 a usage error or a timeout (`wait`); `wait` and `pitch --wait` add 3 (waits for a person) and 4
+(passed, but a role fell back): see crumb/cli/verdict.py.
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from __future__ import annotations
 import json
 import sys
 from collections import deque
+from collections.abc import Callable
 import time
 from pathlib import Path
 from typing import Any
@@ -17,6 +19,7 @@ from typing import Any
 import click
 from ulid import ULID
 
+from crumb.cli.verdict import describe, exit_code, next_commands, outcome, settled
 from crumb.daemon import pitch_file
 from crumb.daemon.files import InboxWriteError, drop_inbox_file
 from crumb.daemon.lock import daemon_status
@@ -124,9 +127,13 @@ def drop(folder: Path, text: str, *, stem: str) -> Path:
 # ------------------------------------------------------------------ waiting and following
 
 
+def is_done(state: SessionState) -> bool:
+    return state.done is not None
+
+
 def follow(root: Path, session: str, *, timeout: float | None, on_event: Any = None,
-           until_done: bool = True) -> SessionState:
-    """Reduce a session's transcript as it grows, until it is done (or the timeout passes)."""
+           until: Callable[[SessionState], bool] | None = is_done) -> SessionState:
+    """Reduce a session's transcript as it grows, until `until` holds (or the timeout passes)."""
     path = paths.transcript_path(root, session)
     state = initial_state(session)
     cursor = Cursor(path)
@@ -140,7 +147,7 @@ def follow(root: Path, session: str, *, timeout: float | None, on_event: Any = N
                 apply(state, event)
                 if on_event is not None:
                     on_event(event, state)
-        if until_done and state.done is not None:
+        if until is not None and until(state):
             return state
         if deadline is not None and time.monotonic() >= deadline:
             return state
@@ -148,12 +155,13 @@ def follow(root: Path, session: str, *, timeout: float | None, on_event: Any = N
 
 
 def wait_for(root: Path, session: str, *, timeout: float) -> SessionState:
-    """follow() with progress; says first when no daemon is watching, or the wait could only time out."""
-    state = follow(root, session, timeout=0)
-    if state.done is None and not daemon_status(root)["running"]:
+    """follow() until the session is settled (done, or waiting for a person), with progress; says first
+    when no daemon is watching, or the wait could only time out."""
+    state = follow(root, session, timeout=0, until=settled)
+    if not settled(state) and not daemon_status(root)["running"]:
         click.echo(f"no crumb daemon is watching {root}, so nothing will run this session: start `crumb --root {root} "
                    f"watch` in another terminal (or use `crumb run`); waiting up to {timeout:g}s", err=True)
-    return follow(root, session, timeout=timeout, on_event=progress_printer(sys.stderr))
+    return follow(root, session, timeout=timeout, on_event=progress_printer(sys.stderr), until=settled)
 
 
 def progress_printer(stream: Any) -> Any:
@@ -169,39 +177,6 @@ def progress_printer(stream: Any) -> Any:
             click.echo(f"  {time.strftime('%H:%M:%S')} {line}", err=True)
 
     return show
-
-
-def wait_exit(state: SessionState) -> int:
-    if state.done is None:
-        return 2
-    return 0 if state.done.get("reason") in ("pass", "approved") else 1
-
-
-def game_path(root: Path, session: str) -> Path:
-    return paths.artifacts_dir(root, session) / "game" / "index.html"
-
-
-def describe_done(root: Path, state: SessionState) -> str:
-    done = state.done or {}
-    return f"{state.session}: done ({done.get('reason')}) {done.get('detail', '')}\n  game: {game_path(root, state.session)}"
-
-
-def outcome(root: Path, state: SessionState) -> dict[str, Any]:
-    """Where a waited-on session ended up, as `--json` prints it: done is null while it still runs,
-    game is null until a game exists, exit is the command's exit status."""
-    done = state.done or {}
-    verdicts = [v.get("verdict") for v in state.verdicts if v.get("verdict")]
-    game = game_path(root, state.session)
-    return {
-        "session": state.session,
-        "phase": state.phase,
-        "done": done.get("reason"),
-        "detail": done.get("detail") if state.done is not None else None,
-        "verdict": done.get("verdict") or (verdicts[-1] if verdicts else None),
-        "round": state.round,
-        "game": str(game) if game.is_file() else None,
-        "exit": wait_exit(state),
-    }
 
 
 def echo_json(data: dict[str, Any]) -> None:
@@ -222,7 +197,7 @@ def rel(root: Path, path: Path) -> str:
 @click.option("--timeout", type=float, default=600, show_default=True, help="With --wait: give up after this many seconds.")
 @click.option("--json", "as_json", is_flag=True,
               help="One JSON object: session and file (the pitch file dropped); with --wait instead "
-                   "session, phase, done, detail, verdict, round, game, exit.")
+                   "the object `crumb wait --json` prints.")
 @click.pass_context
 def pitch(ctx: click.Context, text: str, preset: str | None, seed: int | None, fault: str | None,
           roles: tuple[str, ...], wait_: bool, timeout: float, as_json: bool) -> None:
@@ -236,11 +211,11 @@ def pitch(ctx: click.Context, text: str, preset: str | None, seed: int | None, f
             echo_json({"session": session, "file": rel(root, path)})
         return
     state = wait_for(root, session, timeout=timeout)
-    if state.done is not None:
-        click.echo(describe_done(root, state), err=True)
+    if settled(state):
+        click.echo(describe(root, state), err=True)
     if as_json:
         echo_json(outcome(root, state))
-    ctx.exit(wait_exit(state))
+    ctx.exit(exit_code(state))
 
 
 def json_option() -> click.Option:
@@ -298,8 +273,20 @@ def ls(ctx: click.Context, as_json: bool) -> None:
             continue
         verdict = (s.get("verdicts") or [{}])[-1].get("verdict", "-") if s.get("verdicts") else "-"
         done = (s.get("done") or {}).get("reason", "")
-        click.echo(f"{session}  {s.get('phase', '?'):<11} {verdict:<8} {done:<12} {s.get('genre') or '-':<10} "
-                   f"{(s.get('pitch') or '')[:50]}")
+        click.echo(f"{session}  {s.get('phase', '?'):<11} {verdict:<8} {done:<12} {cast_mark(s):<18} "
+                   f"{s.get('genre') or '-':<10} {(s.get('pitch') or '')[:50]}")
+
+
+def cast_mark(s: dict[str, Any]) -> str:
+    """`crumb ls`'s played column: `bound`, `fallback:builder`, `swap:builder`, or `-` before any role played."""
+    played = s.get("played") or {}
+    if not played:
+        return "-"
+    fell = [r for r in ROLES if (played.get(r) or {}).get("fallback")]
+    if fell:
+        return "fallback:" + ",".join(fell)
+    swapped = [r for r in ROLES if (played.get(r) or {}).get("origin") == "user"]
+    return "swap:" + ",".join(swapped) if swapped else "bound"
 
 
 @click.command()
@@ -314,10 +301,10 @@ def status(ctx: click.Context, session: str, as_json: bool) -> None:
         state = replay_file(paths.transcript_path(root, sid))
     except TranscriptError as err:
         raise click.ClickException(str(err)) from None
-    print_summary(state.summary(), as_json)
+    print_summary(state.summary(), as_json, root)
 
 
-def print_summary(s: dict[str, Any], as_json: bool) -> None:
+def print_summary(s: dict[str, Any], as_json: bool, root: Path) -> None:
     if as_json:
         click.echo(json.dumps(s, ensure_ascii=False, indent=2))
         return
@@ -330,7 +317,13 @@ def print_summary(s: dict[str, Any], as_json: bool) -> None:
         click.echo(f"verdict   round {v['round']}: {v['verdict']} {v.get('severity') or ''} total {v.get('total')}"
                    f" ({v.get('corrections', 0)} corrections)")
     if s.get("done"):
-        click.echo(f"done      {s['done']['reason']}: {s['done'].get('detail', '')}")
+        click.echo(f"done      {s['done']['reason']}" + (" (fallback)" if s.get("fallback") else "")
+                   + f": {s['done'].get('detail', '')}")
+    elif s.get("waiting_for") == "approval":
+        click.echo(f"reason    {s.get('feedback') or 'the verifier gave no reason'}")
+        click.echo(f"next      {'  |  '.join(next_commands(root, s['session']))}")
+    for role, text in (s.get("played_text") or {}).items():
+        click.echo(f"played    {role:<10} {text}")
     for e in s.get("pending") or []:
         click.echo(f"pending   {e['kind']} {e.get('actor') or ''} (attempt {e.get('attempt', 1)}) {e['id']}")
     used = ", ".join(f"{k} {v['used']:g}/{v['limit']:g}" for k, v in (s.get("budgets") or {}).items())
@@ -373,20 +366,24 @@ def tail(ctx: click.Context, session: str, follow_: bool, lines: int, as_json: b
 @click.command()
 @click.argument("session")
 @click.option("--timeout", type=float, default=600, show_default=True, help="Seconds to wait before exit 2.")
-@click.option("--json", "as_json", is_flag=True, help="One JSON object: session, phase, done, detail, verdict, round, game, exit.")
+@click.option("--json", "as_json", is_flag=True,
+              help="One JSON object: session, phase, done, detail, verdict, round, game, played, fallback, "
+                   "fallbacks, waiting_for, feedback, next, exit.")
 @click.pass_context
 def wait(ctx: click.Context, session: str, timeout: float, as_json: bool) -> None:
-    """Wait for a session to finish: exit 0 on PASS (or approved), 1 done otherwise, 2 on timeout."""
+    """Wait until a session is done or waits for a person. Exit 0 PASS (or approved) with every role
+    played as bound, 1 done otherwise, 2 timeout, 3 waits for a person (approve or veto it), 4 PASS
+    (or approved) but a role fell back."""
     root = root_of(ctx)
     sid = session_arg(ctx, session, future=True)
     state = wait_for(root, sid, timeout=timeout)
-    if state.done is None:
+    if not settled(state):
         click.echo(f"{sid}: still {state.phase} after {timeout:g}s", err=True)
     else:
-        click.echo(describe_done(root, state), err=True)
+        click.echo(describe(root, state), err=True)
     if as_json:
         echo_json(outcome(root, state))
-    ctx.exit(wait_exit(state))
+    ctx.exit(exit_code(state))
 
 
 @click.command()
@@ -413,7 +410,7 @@ def replay(ctx: click.Context, session: str, as_json: bool, strict: bool) -> Non
     if as_json:
         click.echo(json.dumps({**state.to_dict(), "state_hash": state.state_hash()}, ensure_ascii=False, indent=2, default=str))
     else:
-        print_summary(state.summary(), False)
+        print_summary(state.summary(), False, root_of(ctx))
 
 
 @click.command()

@@ -11,7 +11,8 @@ from typing import Any
 
 import click
 
-from crumb.cli.sessions import describe_done, drop_pitch, pitch_options, root_of
+from crumb.cli.sessions import drop_pitch, pitch_options, root_of
+from crumb.cli.verdict import describe, exit_code, game_path, outcome, settled
 from crumb.daemon.lock import DaemonRunning, daemon_status
 
 
@@ -54,12 +55,14 @@ def watch(ctx: click.Context, poll: bool, quiet: bool) -> None:
 @click.option("--poll", is_flag=True, help="Poll instead of inotify.")
 @click.option("-v", "--verbose", is_flag=True, help="Print every event.")
 @click.option("--json", "as_json", is_flag=True,
-              help="One JSON object instead of the game's path: session, phase, done, detail, verdict, round, game, exit.")
+              help="One JSON object instead of the game's path: the object `crumb wait --json` prints.")
 @click.pass_context
 def run(ctx: click.Context, text: str, preset: str | None, seed: int | None, fault: str | None,
         roles: tuple[str, ...], timeout: float, poll: bool, verbose: bool, as_json: bool) -> None:
-    """One shot: pitch, run the daemon in this process until that session is done, print the game's path."""
-    from crumb.cli.sessions import echo_json, follow, game_path, outcome, progress_printer, wait_exit
+    """One shot: pitch, run the daemon in this process until that session is done or waits for a person,
+    print the game's path. Exit codes as `crumb wait`: 0 PASS played as bound, 1 done otherwise, 2 timeout,
+    3 waits for a person (the session stays resumable: `crumb watch`, then approve or veto), 4 PASS with a fallback."""
+    from crumb.cli.sessions import echo_json, follow, progress_printer
     from crumb.daemon.daemon import Daemon
 
     root = root_of(ctx)
@@ -67,25 +70,26 @@ def run(ctx: click.Context, text: str, preset: str | None, seed: int | None, fau
     session, _ = drop_pitch(root, text, preset=preset, seed=seed, fault=fault, roles=roles)
     click.echo(f"session {session}", err=True)
     if daemon_status(root)["running"]:
-        state = follow(root, session, timeout=timeout, on_event=progress_printer(sys.stderr))
+        state = follow(root, session, timeout=timeout, on_event=progress_printer(sys.stderr), until=settled)
     else:
         daemon = Daemon(root, poll=poll, echo=verbose,
-                        stop_when=lambda live: session in live and live[session].state.done is not None)
+                        stop_when=lambda live: session in live and settled(live[session].state))
         _install_signals(daemon)
         worker = threading.Thread(target=daemon.run, name="crumb-daemon", daemon=True)
         worker.start()
-        state = follow(root, session, timeout=timeout, on_event=None if verbose else progress_printer(sys.stderr))
+        state = follow(root, session, timeout=timeout, on_event=None if verbose else progress_printer(sys.stderr),
+                       until=settled)
         daemon.stop()
         worker.join(timeout=60)
-    if state.done is None:
+    if not settled(state):
         click.echo(f"{session}: not done after {timeout:g}s (phase {state.phase})", err=True)
     else:
-        click.echo(describe_done(root, state), err=True)
+        click.echo(describe(root, state), err=True)
     if as_json:
         echo_json(outcome(root, state))
-    elif state.done is not None:
+    elif settled(state):
         click.echo(str(game_path(root, session)))
-    ctx.exit(wait_exit(state))
+    ctx.exit(exit_code(state))
 
 
 COMMANDS = [watch, run]

@@ -164,10 +164,38 @@ class BudgetWarning(Model):
     limit: float
 
 
+class PlayedBy(Model):
+    """Who produced a role's last result: the binding that ran it and what the adapter reported."""
+
+    harness: str = Field(description="the harness that ran (the effect's binding)")
+    provider: str | None = None
+    model: str | None = Field(default=None, description="the model the adapter reported, else the binding's")
+    origin: str | None = Field(default=None, description="where the binding came from: flag, crumb.toml, preset:NAME, "
+                                                        "ambient:VAR, user (a person's /swap), fallback")
+    index: int = Field(default=0, ge=0, description="its place in the role's chain: 0 = the binding in force at the start "
+                                                    "(or a person's /swap)")
+    fallback: bool = Field(default=False, description="true when the circuit breaker had swapped the bound harness out")
+    bound: str | None = Field(default=None, description="harness[:model] the role was bound to (its chain's first)")
+
+
+class Fallback(Model):
+    """One opened circuit: the harness that failed, how often and why, and the one that took over."""
+
+    actor: str
+    before: str | None = None
+    after: str | None = Field(default=None, description="null when the chain had no adapter left")
+    failures: int = Field(ge=1)
+    error: str | None = None
+
+
 class Done(Model):
     reason: Literal["pass", "approved", "budget", "circuit_open", "cancelled", "error"]
     detail: str = ""
     verdict: Verdict | None = None
+    played: dict[str, PlayedBy] = Field(default_factory=dict, description="per role: who produced its last result")
+    fallbacks: list[Fallback] = Field(default_factory=list, description="every circuit the session opened, in order")
+    fallback: bool = Field(default=False, description="true when a role's last result came from a fallback adapter: "
+                                                      "the verdict is not the bound harness's")
 
 
 class Note(Model):

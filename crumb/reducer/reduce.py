@@ -18,6 +18,7 @@ from datetime import datetime, timedelta, timezone
 from typing import Any
 
 from crumb.protocol.events import ACTORS, KINDS
+from crumb.reducer.played import fell_back, played_by, played_note
 from crumb.reducer.state import HISTORY, SessionState
 from crumb.reducer.validator import validate
 
@@ -32,6 +33,8 @@ RUN_CLOSES = {
 }
 PHASE_OF_ACTOR = {"planner": "planning", "researcher": "researching", "builder": "building", "verifier": "verifying", "qa": "qa"}
 # events written for an effect that report on it without closing it
+# a role's results: whoever produced the last one is who played the role (state.played)
+RESULT_KINDS = frozenset({"spec", "research.plan", "research.evidence", "build", "judge.score"})
 AUX_KINDS = frozenset({"effect.started", "effect.finished", "progress", "spec.update", "note", "error", "budget.warning"})
 BUDGETS_BY_USAGE = ("tokens", "cost_usd", "wall_s")
 
@@ -207,9 +210,16 @@ def _remember_error(state: SessionState, message: str) -> None:
 
 
 def _binding(state: SessionState, actor: str) -> dict[str, Any]:
-    chain = state.bindings.get(actor) or [{"harness": "local"}]
-    index = min(state.adapter_index.get(actor, 0), len(chain) - 1)
-    return chain[index]
+    return _chain(state, actor)[_index(state, actor)]
+
+
+def _chain(state: SessionState, actor: str) -> list[dict[str, Any]]:
+    return state.bindings.get(actor) or [{"harness": "local"}]
+
+
+def _index(state: SessionState, actor: str) -> int:
+    """The adapter in force: its place in the role's chain (0 = the one it was bound to)."""
+    return min(state.adapter_index.get(actor, 0), len(_chain(state, actor)) - 1)
 
 
 def _issue(state: SessionState, ctx: _Ctx, effect: Effect) -> None:
@@ -233,6 +243,7 @@ def _run(state: SessionState, ctx: _Ctx, actor: str, inputs: dict[str, Any], att
         "actor": actor,
         "attempt": attempt,
         "binding": _binding(state, actor),
+        "index": _index(state, actor),
         "input": inputs,
         "closes": RUN_CLOSES[actor],
     }
@@ -260,7 +271,12 @@ def _finish(state: SessionState, ctx: _Ctx, reason: str, detail: str = "", verdi
         return
     _cancel_runs(state, ctx)
     state.finishing = True
-    _record(state, ctx, "done", {"reason": reason, "detail": detail, "verdict": verdict}, body=f"done: {reason}")
+    fallback = fell_back(state.played)
+    note = played_note(state.played, state.fallbacks)
+    _record(state, ctx, "done", {
+        "reason": reason, "detail": f"{detail} — {note}" if note and detail else (note or detail), "verdict": verdict,
+        "played": copy.deepcopy(state.played), "fallbacks": copy.deepcopy(state.fallbacks), "fallback": fallback,
+    }, body=f"done: {reason}" + (" (fallback)" if fallback else ""))
 
 
 # ---------------------------------------------------------------- role inputs (projections)
@@ -365,6 +381,8 @@ def _on_result(state: SessionState, ctx: _Ctx, effect: Effect, kind: str, data: 
         return
     if actor:
         state.failures[actor] = 0
+    if kind in RESULT_KINDS and actor in RUN_CLOSES and effect.get("kind") == "run_actor":
+        state.played[actor] = played_by(effect, event.get("meta"), _chain(state, actor))
     if kind == "research.plan":
         _run(state, ctx, "researcher", {"pitch": (state.goal or {}).get("pitch", ""), "plan": data})
     elif kind == "research.evidence":
@@ -475,9 +493,14 @@ def _on_failure(state: SessionState, ctx: _Ctx, effect: Effect, data: dict[str, 
 
 def _on_circuit(state: SessionState, ctx: _Ctx, data: dict[str, Any]) -> None:
     actor = data.get("actor", "")
-    chain = state.bindings.get(actor) or [{"harness": "local"}]
+    chain = _chain(state, actor)
     index = state.adapter_index.get(actor, 0) + 1
     state.failures[actor] = 0
+    state.fallbacks.append({
+        "actor": actor, "before": data.get("adapter"), "after": chain[index].get("harness") if index < len(chain) else None,
+        "failures": int(data.get("failures") or 1), "error": data.get("error"),
+    })
+    del state.fallbacks[:-HISTORY]
     if index >= len(chain):
         state.adapter_index[actor] = len(chain)
         _finish(state, ctx, "circuit_open", f"every adapter for the {actor} failed {data.get('failures')} times in a row")

@@ -14,6 +14,8 @@ from typing import Any
 
 import msgspec
 
+from crumb.reducer.played import cast, fell_back, played_note
+
 HISTORY = 50  # verdicts, errors and steering messages kept per session
 
 STAGE_OF_PHASE = {
@@ -32,6 +34,8 @@ class SessionState:
     bindings: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
     adapter_index: dict[str, int] = field(default_factory=dict)
     failures: dict[str, int] = field(default_factory=dict)
+    played: dict[str, dict[str, Any]] = field(default_factory=dict)  # role → PlayedBy of its last result
+    fallbacks: list[dict[str, Any]] = field(default_factory=list)  # every circuit opened (Fallback), capped
     preset: str = "local"
     seed: int = 1
     fault: str | None = None
@@ -135,6 +139,12 @@ class SessionState:
             "paused": self.paused,
             "paused_actors": list(self.paused_actors),
             "waiting_for": self.waiting_for,
+            "feedback": self.feedback,
+            "played": copy.deepcopy(self.played),
+            "played_text": cast(self.played, self.fallbacks),
+            "played_note": played_note(self.played, self.fallbacks),
+            "fallback": fell_back(self.played),
+            "fallbacks": copy.deepcopy(self.fallbacks),
             "bindings": {
                 role: (chain[self.adapter_index.get(role, 0)] if chain and self.adapter_index.get(role, 0) < len(chain) else None)
                 for role, chain in self.bindings.items()

@@ -400,6 +400,9 @@ def session_row(root: Path, session: str) -> dict[str, Any]:
         "verdict": verdicts[-1].get("verdict") if verdicts else None,
         "waiting_for": s.get("waiting_for"), "thumbnail": shots[0] if shots else None,
         "last_seq": s.get("last_seq"),
+        # who played: never a plain PASS when a fallback adapter produced a role's result
+        "fallback": s.get("fallback", False), "played_note": s.get("played_note", ""),
+        "played": s.get("played") or {}, "played_text": s.get("played_text") or {},
     }
 
 

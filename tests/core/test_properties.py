@@ -123,9 +123,10 @@ def test_replay_from_file_twice_gives_the_same_hash(tmp_path: Path):
     assert a.done["reason"] == "pass" and a.verdicts[0]["verdict"] == "PASS"
 
 
-PURE = ("crumb/reducer/reduce.py", "crumb/reducer/state.py", "crumb/reducer/validator.py")
+PURE = ("crumb/reducer/reduce.py", "crumb/reducer/state.py", "crumb/reducer/validator.py", "crumb/reducer/played.py")
 PURE_IMPORTS = {"__future__", "copy", "dataclasses", "datetime", "hashlib", "typing", "msgspec",
-                "crumb.protocol.events", "crumb.protocol.game", "crumb.reducer.state", "crumb.reducer.validator"}
+                "crumb.protocol.events", "crumb.protocol.game", "crumb.reducer.played", "crumb.reducer.state",
+                "crumb.reducer.validator"}
 IMPURE_NAMES = {"open", "print", "input", "exec", "eval", "__import__", "getattr"}
 IMPURE_ATTRS = {"now", "utcnow", "today", "fromtimestamp", "environ", "getenv", "urandom", "getpid"}
 

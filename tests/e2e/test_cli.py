@@ -158,8 +158,11 @@ def test_json_output_of_pitch_steer_and_wait(root, daemon):
     assert waited.returncode == 0, waited.stderr
     got = json.loads(waited.stdout)  # exactly one JSON object on stdout
     game = paths.artifacts_dir(root, sid) / "game" / "index.html"
+    local = {"harness": "local", "provider": "crumb", "model": "crumb-local-1", "origin": got["played"]["planner"]["origin"],
+             "index": 0, "fallback": False, "bound": "local"}
     assert got == {"session": sid, "phase": "done", "done": "pass", "detail": got["detail"], "verdict": "PASS",
-                   "round": 1, "game": str(game), "exit": 0}
+                   "round": 1, "game": str(game), "played": {r: local for r in ("planner", "builder", "verifier")},
+                   "fallback": False, "fallbacks": [], "waiting_for": None, "feedback": None, "next": [], "exit": 0}
     assert game.is_file() and "PASS" in got["detail"]
 
     for args in (["steer", sid, "@builder", "make it red"], ["approve", sid], ["pause", sid, "builder"]):
@@ -177,7 +180,8 @@ def test_json_output_of_pitch_steer_and_wait(root, daemon):
     late = crumb(root, "wait", never, "--timeout", "0.5", "--json")
     assert late.returncode == 2
     assert json.loads(late.stdout) == {"session": never, "phase": "new", "done": None, "detail": None,
-                                       "verdict": None, "round": 0, "game": None, "exit": 2}
+                                       "verdict": None, "round": 0, "game": None, "played": {}, "fallback": False,
+                                       "fallbacks": [], "waiting_for": None, "feedback": None, "next": [], "exit": 2}
 
 
 def test_run_json_says_how_the_session_ended(root):

@@ -54,9 +54,10 @@ class Scripted:
 
     # ---- the usual steps of a session
 
-    def start(self, pitch: str = "a neon snake game, 60 second rounds") -> "Scripted":
-        self.append("session.start", {"settings": Settings().model_dump(mode="json"), "preset": "local"},
-                    from_="daemon", body="session started")
+    def start(self, pitch: str = "a neon snake game, 60 second rounds",
+              bindings: dict[str, list[dict[str, Any]]] | None = None) -> "Scripted":
+        self.append("session.start", {"settings": Settings().model_dump(mode="json"), "preset": "local",
+                                      "bindings": bindings or {}}, from_="daemon", body="session started")
         self.append("goal", {"pitch": pitch}, from_="user", body=pitch)
         return self
 
@@ -72,6 +73,16 @@ class Scripted:
         art.mkdir(parents=True, exist_ok=True)
         (art / "spec.md").write_text(f"# {title}\n\nGenre: snake\n\n## Acceptance\n- starts\n- moves\n")
         return self.append("spec", spec, from_="planner", effect=eff["id"], body=f"spec: {title}")
+
+    def fail(self, actor: str, error: str) -> dict[str, Any]:
+        """The pending run of `actor` fails, as the dispatcher records it; then the records it causes
+        (circuit.opened, adapter.swapped once the failures reach the circuit's threshold)."""
+        eff = self.pending("run_actor", actor)
+        ev = self.append("effect.failed", {"effect_id": eff["id"], "kind": "run_actor", "actor": actor,
+                                           "adapter": eff["binding"].get("harness"), "error": error},
+                         effect=eff["id"], body=f"{actor} failed: {error}")
+        self.flush_records()
+        return ev
 
     def build(self, html: str = GAME) -> dict[str, Any]:
         eff = self.pending("run_actor", "builder")
@@ -97,9 +108,9 @@ class Scripted:
             "fps": 60.0, "screenshots": ["artifacts/qa/start.png"], "duration_ms": 2300, **extra,
         }, from_="qa", effect=eff["id"], body="QA ok" if ok else "QA: a probe failed")
 
-    def judge(self, verdict: str = "PARTIAL", total: float = 3.2) -> dict[str, Any]:
+    def judge(self, verdict: str = "PARTIAL", total: float = 3.2, score: float = 3.0) -> dict[str, Any]:
         eff = self.pending("run_actor", "verifier")
-        scores = {d: {"score": 3.0 if d != "runs" else 4.0, "evidence": ["qa"], "note": f"{d} ok"}
+        scores = {d: {"score": score if d != "runs" else 4.0, "evidence": ["qa"], "note": f"{d} ok"}
                   for d in ("goal_fit", "runs", "controls", "rules", "visuals", "performance")}
         ev = self.append("judge.score", {"verdict": verdict, "severity": "Minor", "scores": scores, "total": total,
                                          "feedback": "Playable; the fruit is hard to see."},

@@ -79,8 +79,29 @@ function phaseBadge(row) {
   if (!row.phase) return null;
   let text = row.phase;
   if (row.phase === "done" && row.done && row.done.reason) text = `done · ${row.done.reason}`;
+  if (row.phase === "done" && row.fallback) text += " · fallback";
   if (row.phase === "waiting" && row.waiting_for) text = `waiting for ${row.waiting_for}`;
-  return badge(text, PHASE_CLASS[row.phase] || "", row.done && row.done.detail);
+  const cls = row.phase === "done" && row.fallback ? "warn" : PHASE_CLASS[row.phase] || "";
+  return badge(text, cls, row.done && row.done.detail);
+}
+
+// The verdict badge: a verdict a fallback adapter earned never looks like the bound harness's own.
+function verdictBadge(verdict, row, suffix) {
+  if (!verdict) return null;
+  const text = `${verdict}${suffix || ""}${row.fallback ? " · fallback" : ""}`;
+  return badge(text, row.fallback ? "warn fallback" : VERDICT_CLASS[verdict], row.played_note || undefined);
+}
+
+// Who played: one line per role that has played, marked where the circuit swapped its harness.
+function playedList(row) {
+  const text = row.played_text || {};
+  const roles = Object.keys(text);
+  if (!roles.length) return null;
+  return h("ul", { class: "played", "aria-label": "who played each role" }, roles.map((role) => {
+    const fell = Boolean(((row.played || {})[role] || {}).fallback);
+    return h("li", { class: fell ? "fallback" : "", dataset: { role, fallback: fell ? "1" : "0" } },
+      h("span", { class: "role", text: role }), ` ${text[role]}`);
+  }));
 }
 
 // The daemon indicator in the header: running or not, and a button to start one. The start request

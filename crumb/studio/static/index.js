@@ -15,9 +15,10 @@ function card(row) {
       row.title && row.pitch ? h("div", { class: "sub", text: row.pitch }) : null,
       h("div", { class: "badges" },
         phaseBadge(row),
-        badge(row.verdict, VERDICT_CLASS[row.verdict]),
+        verdictBadge(row.verdict, row),
         badge(row.genre, "plain"),
         row.round ? badge(`round ${row.round}`, "plain") : null),
+      row.played_note ? h("div", { class: `played-note${row.fallback ? " fallback" : ""}`, text: row.played_note }) : null,
       h("div", { class: "id mono", text: row.session }),
       row.error ? h("div", { class: "err", text: row.error }) : null));
 }

@@ -177,9 +177,11 @@ function renderHead(s) {
   const last = verdicts[verdicts.length - 1];
   clear(document.getElementById("badges"),
     phaseBadge(s),
-    last ? badge(`${last.verdict}${last.total !== undefined ? " · " + last.total : ""}`, VERDICT_CLASS[last.verdict]) : null,
+    last ? verdictBadge(last.verdict, s, last.total !== undefined ? " · " + last.total : "") : null,
     s.genre ? badge(s.genre, "plain") : null,
     s.paused ? badge(`paused${(s.paused_actors || []).length ? " · " + s.paused_actors.join(", ") : ""}`, "warn") : null);
+  clear(document.getElementById("played"), playedList(s),
+    s.played_note ? h("p", { class: `played-note${s.fallback ? " fallback" : ""}`, text: s.played_note }) : null);
   document.getElementById("round").textContent = s.round ? `round ${s.round}` : "";
   const waiting = document.getElementById("waiting");
   waiting.textContent = s.waiting_for ? `waiting for ${s.waiting_for}` : "";
@@ -209,8 +211,8 @@ function renderPipeline(s) {
       h("span", { text: `Waiting for ${s.waiting_for || "you"}` })));
   }
   items.push(h("li", { class: "arrow", "aria-hidden": "true", text: "→" }));
-  items.push(h("li", { class: `stage end ${done ? "current" : ""}`, dataset: { stage: "done" } },
-    h("span", { text: done ? `Done · ${(s.done || {}).reason || ""}` : "Done" })));
+  items.push(h("li", { class: `stage end ${done ? "current" : ""}${done && s.fallback ? " fallback" : ""}`, dataset: { stage: "done" } },
+    h("span", { text: done ? `Done · ${(s.done || {}).reason || ""}${s.fallback ? " · fallback" : ""}` : "Done" })));
   clear(document.getElementById("pipeline"), items);
 }
 
