@@ -13,9 +13,9 @@ routing uses the corrected verdict. Rules, in the order they run:
   cited_evidence      citing an id that was not in the Verifier's input costs 0.5 each (at most 2)
   self_bias           judge and builder on the same provider: total minus a discount
   probe_fail_cap      any failed acceptance probe caps the total
-  pass_needs_qa       PASS without a successful QA run becomes FAIL
   fidelity_probes     PASS whose genre probe or a probe of a stated number failed becomes FAIL: the game
                       is not the one pitched, whatever the model says
+  pass_needs_qa       PASS without a successful QA run becomes FAIL
   verdict_agrees      PASS below the pass threshold becomes PARTIAL
   numbers_checked     PASS with a number the pitch states that no probe checked (or QA did not run)
                       becomes PARTIAL: what QA did not check is not claimed
@@ -40,8 +40,8 @@ RULES = (
     "cited_evidence",
     "self_bias",
     "probe_fail_cap",
-    "pass_needs_qa",
     "fidelity_probes",
+    "pass_needs_qa",
     "verdict_agrees",
     "numbers_checked",
     "pitch_fidelity",
@@ -78,10 +78,11 @@ def qa_scores(qa: dict[str, Any]) -> dict[str, float]:
     return out
 
 
-def _fidelity_criteria(spec: dict[str, Any] | None) -> set[str]:
-    """Criteria that check the game is the one pitched: its genre, and each number the game reports."""
+def _fidelity_criteria(spec: dict[str, Any] | None, reading: PitchReading | None) -> set[str]:
+    """Criteria that check the game is the one pitched: its genre, each number the game reports, and
+    every criterion the reading names as checking a stated number."""
     paths = {"genre", *NUMBER_PATHS.values()}
-    out: set[str] = set()
+    out: set[str] = {n.criterion for n in reading.numbers if n.criterion} if reading is not None else set()
     for c in (spec or {}).get("criteria") or []:
         expects = ((c.get("probe") or {}).get("expect") or []) if isinstance(c, dict) else []
         if any(isinstance(x, dict) and x.get("path") in paths for x in expects):
@@ -181,16 +182,16 @@ def validate(
         correct("probe_fail_cap", "total", total, cap, f"acceptance probes failed: {', '.join(failed)}")
         total = cap
 
-    if verdict == "PASS" and (qa is None or not qa.get("ok")):
-        why = "no QA run" if qa is None else (qa.get("error") or "QA failed")
-        demote("pass_needs_qa", "FAIL", "Important", f"PASS without a successful QA run ({why})")
-    fidelity_failed = [cid for cid in failed if cid in _fidelity_criteria(spec)]
+    reading = _reading(spec)
+    fidelity_failed = [cid for cid in failed if cid in _fidelity_criteria(spec, reading)]
     if verdict == "PASS" and fidelity_failed:
         demote("fidelity_probes", "FAIL", "Important",
                f"the game does not hold what the pitch states: probes {', '.join(fidelity_failed)} failed")
+    if verdict == "PASS" and (qa is None or not qa.get("ok")):
+        why = "no QA run" if qa is None else (qa.get("error") or "QA failed")
+        demote("pass_needs_qa", "FAIL", "Important", f"PASS without a successful QA run ({why})")
     if verdict == "PASS" and total < threshold:
         demote("verdict_agrees", "PARTIAL", None, f"a PASS needs a total of at least {threshold}, not {total}")
-    reading = _reading(spec)
     if verdict == "PASS" and reading is not None:
         ran = {p.get("id") for p in (qa or {}).get("probes") or []}
         unchecked = [f"{n.said or n.field} ({n.field})" for n in reading.numbers
@@ -199,7 +200,7 @@ def validate(
             demote("numbers_checked", "PARTIAL", None,
                    f"QA did not check what the pitch states: {', '.join(unchecked)}; a person decides")
         shortfalls = reading.shortfalls()
-        if shortfalls and verdict == "PASS":
+        if shortfalls:  # said even when numbers_checked already made it PARTIAL: both are reasons
             demote("pitch_fidelity", "PARTIAL", None, "; ".join(shortfalls))
 
     if verdict in ("FAIL", "REJECT") and severity is None:

@@ -58,8 +58,8 @@ def stated_numbers(said: dict[str, str], stated: Numbers, spec: Spec, *, embedde
         why = support(spec.genre, field, float(value)) if embedded else None
         criterion = criterion_for(field, spec.criteria)
         if carried != value:
-            shown = "nothing" if carried is None else f"{carried:g}"
-            note = f"the pitch says {words!r} but the spec has {LABELS[field]} {shown}"
+            shown = f"does not set {LABELS[field]}" if carried is None else f"has {LABELS[field]} {carried:g}"
+            note = f"the pitch says {words!r} but the spec {shown}"
             out.append(StatedNumber(field=field, value=value, said=words, criterion=criterion, honoured=False, note=note))
         elif why:
             note = f"{why}: {words!r} is not built; {AGENT_HINT}"

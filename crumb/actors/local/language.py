@@ -95,12 +95,13 @@ def detect(text: str) -> LanguageReading:
             return LanguageReading(language=stop_lang, read_as=stop_lang, recognised=True,
                                    how=f"{NAMES[stop_lang]}, by its common words (too short for the detector)")
         return LanguageReading(language="en", read_as="en", recognised=True,
-                               how="too few words to tell: read as English")
+                               how="too few clues to tell the language: read as English")
     found = _detect(t)
     sure = found is not None and (found[1] >= SURE or (len(words) >= MANY_WORDS and found[1] >= MIN_CONFIDENCE))
     if found is None or not sure:
-        how = (f"{NAMES[stop_lang]}, by its common words" if stop_n else "not recognised: read as English")
-        return LanguageReading(language=stop_lang, read_as=stop_lang, recognised=bool(stop_n) or found is None, how=how)
+        how = (f"{NAMES[stop_lang]}, by its common words" if stop_n else
+               "too few clues to tell the language: read as English")
+        return LanguageReading(language=stop_lang, read_as=stop_lang, recognised=True, how=how)
     lang, confidence = found
     if lang in cat.LANGUAGES:
         return LanguageReading(language=lang, read_as=lang, recognised=True,

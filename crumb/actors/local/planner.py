@@ -1084,7 +1084,7 @@ def plan(
     unhonoured += [f"{x}; the pitch's words are kept as written" for x in reading.numbers.ignored]
     guesses = [] if any(v is not None for v in reading.numbers.numbers.model_dump().values()) else [
         "the pitch states no numbers: the game's own defaults apply (the build notes list them)"]
-    if lang.how.startswith("too few words"):
+    if lang.how.startswith("too few clues"):
         guesses.append(f"language: {lang.how}")
     spec = spec.model_copy(update={"reading": PitchReading(
         genre=chose, language=lang,
