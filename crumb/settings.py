@@ -52,6 +52,15 @@ class ActorLimits(_Section):
     idle_s: float = Field(default=300.0, gt=0)
 
 
+class HarnessSettings(_Section):
+    fallback: Literal["refuse", "allow"] = Field(
+        default="refuse",
+        description="refuse: a pitch whose bound harness cannot run here (CLI not on PATH, model server not "
+                    "answering) is refused before it starts; allow: it starts and the role falls back along its chain",
+    )
+    probe_timeout_s: float = Field(default=2.0, gt=0, le=60, description="how long a model server has to answer the check")
+
+
 class Store(_Section):
     fsync: Literal["always", "never"] = "always"
 
@@ -63,6 +72,7 @@ class Settings(_Section):
     qa: QASettings = Field(default_factory=QASettings)
     inbox: Inbox = Field(default_factory=Inbox)
     actors: ActorLimits = Field(default_factory=ActorLimits)
+    harness: HarnessSettings = Field(default_factory=HarnessSettings)
     store: Store = Field(default_factory=Store)
 
     def merged(self, overrides: dict[str, Any]) -> "Settings":

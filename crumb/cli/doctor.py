@@ -10,9 +10,6 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-import urllib.error
-import urllib.request
-from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -26,18 +23,13 @@ from crumb.actors.harness.bindings import (
     resolve_bindings,
 )
 from crumb.actors.harness.common import find_executable
-from crumb.actors.harness.openai import DEFAULT_BASES, endpoint
+from crumb.actors.harness.preflight import INSTALL, label, why_not
 
 #: per CLI: env vars holding a key or token, and credential files (relative to HOME) whose presence means signed in
 SIGN_IN: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "claude": (("ANTHROPIC_API_KEY", "CLAUDE_CODE_OAUTH_TOKEN", "ANTHROPIC_AUTH_TOKEN"), (".claude/.credentials.json",)),
     "codex": (("CODEX_API_KEY", "OPENAI_API_KEY"), (".codex/auth.json",)),
     "gemini": (("GEMINI_API_KEY", "GOOGLE_API_KEY", "GOOGLE_GENAI_USE_VERTEXAI"), (".gemini/oauth_creds.json",)),
-}
-INSTALL = {
-    "claude": "npm install -g @anthropic-ai/claude-code",
-    "codex": "npm install -g @openai/codex",
-    "gemini": "npm install -g @google/gemini-cli",
 }
 
 
@@ -96,40 +88,15 @@ def local_studio() -> dict[str, Any]:
     return {"ok": True}
 
 
-@lru_cache(maxsize=32)
-def server(base: str) -> dict[str, Any]:
-    """GET {base}/models with a short timeout: is an OpenAI-compatible server answering there?"""
-    try:
-        scheme, host, port, path = endpoint(base)
-    except ValueError as exc:
-        return {"url": base, "reachable": False, "error": str(exc)}
-    url = f"{scheme}://{host}:{port}{path.rsplit('/chat/completions', 1)[0]}/models"
-    try:
-        with urllib.request.urlopen(urllib.request.Request(url, headers={"Authorization": "Bearer crumb"}), timeout=1.5) as resp:
-            return {"url": base, "reachable": resp.status < 500}
-    except urllib.error.HTTPError as exc:
-        return {"url": base, "reachable": exc.code < 500, "status": exc.code}
-    except (OSError, ValueError) as exc:
-        reason = getattr(exc, "reason", exc)
-        return {"url": base, "reachable": False, "error": str(reason)[:120]}
-
-
-def available(b: Binding, agents: dict[str, dict[str, Any]], local: dict[str, Any], env: dict[str, str]) -> str | None:
-    """None when this binding can run here, else why not (one short phrase)."""
+def available(b: Binding, root: Path, env: dict[str, str], cache: dict[str, str | None], local: dict[str, Any]) -> str | None:
+    """None when this binding can run here, else why not (the pre-flight check `crumb pitch` makes)."""
     if b.harness == "local":
         return None if local["ok"] else "offline studio broken"
-    if b.harness in agents:
-        return None if agents[b.harness]["installed"] else f"{b.harness} not installed"
-    if b.harness == "openai":
-        base = b.options.get("base_url") or DEFAULT_BASES.get(b.provider or "")
-        if not base:
-            return "openai binding without base_url"
-        return None if server(str(base))["reachable"] else f"no server at {base}"
-    if b.harness == "command":
-        cmd = b.options.get("command")
-        first = (cmd.split() if isinstance(cmd, str) else list(cmd or []))[:1]
-        return None if first and find_executable(first[0], env) else "command not found"
-    return f"unknown harness {b.harness}"
+    key = f"{label(b)}\0{sorted(b.options.items())!r}"
+    if key not in cache:
+        problem = why_not(b, root, env)
+        cache[key] = None if problem is None else f"{b.harness}: {problem[0]}"
+    return cache[key]
 
 
 def diagnose(root: Path, env: dict[str, str] | None = None) -> dict[str, Any]:
@@ -137,6 +104,7 @@ def diagnose(root: Path, env: dict[str, str] | None = None) -> dict[str, Any]:
     agents = {name: agent(name, env) for name in ("claude", "codex", "gemini")}
     local = local_studio()
     report: dict[str, Any] = {"agents": agents, "browser": browser(), "watch": watch_backend(), "local": local}
+    cache: dict[str, str | None] = {}
     presets: dict[str, Any] = {}
     for name in preset_names(root):
         try:
@@ -144,12 +112,12 @@ def diagnose(root: Path, env: dict[str, str] | None = None) -> dict[str, Any]:
         except ValueError as exc:
             presets[name] = {"runnable": False, "missing": [str(exc)]}
             continue
-        missing = sorted({why for role in ROLES if (why := available(chains[role][0], agents, local, env))})
+        missing = sorted({why for role in ROLES if (why := available(chains[role][0], root, env, cache, local))})
         presets[name] = {"runnable": not missing, "missing": missing}
     report["presets"] = presets
     try:
         chains = resolve_bindings(root, env=env)
-        missing = sorted({why for role in ROLES if (why := available(chains[role][0], agents, local, env))})
+        missing = sorted({why for role in ROLES if (why := available(chains[role][0], root, env, cache, local))})
         preset = load_config(root).get("preset")
         report["default"] = {"preset": preset, "roles": {r: chains[r][0].harness for r in ROLES}, "missing": missing}
     except ValueError as exc:

@@ -91,6 +91,9 @@ def pitch_options(fn: Any) -> Any:
                           "crash makes the offline Builder itself fail (tests the circuit breaker)."),
         click.option("--role", "roles", multiple=True, metavar="ROLE=HARNESS[:MODEL]",
                      help="Bind one role, or all (repeatable); e.g. builder=claude:sonnet, builder='command:./tool --fast'."),
+        click.option("--allow-fallback", is_flag=True,
+                     help="Start even when a bound harness cannot run here (CLI not on PATH, model server not "
+                          "answering): the role falls back along its chain, in the end to local."),
     ]):
         fn = option(fn)
     return fn
@@ -104,15 +107,37 @@ def check_preset(root: Path, preset: str | None) -> None:
         raise click.BadParameter(str(err), param_hint="--preset") from None
 
 
+class Unrunnable(click.ClickException):
+    """A bound harness cannot run here: one `Error:` line and exit 2 (a usage error), nothing written."""
+
+    exit_code = 2
+
+
+def check_runnable(root: Path, preset: str | None, bindings: dict[str, str], allow_fallback: bool) -> None:
+    """session_start.check_runnable for the CLI: exit 2 naming the role, the harness and the fix; a
+    crumb.toml or preset that cannot be read is an error (exit 1), since what would run is unknown."""
+    from crumb.actors.harness.preflight import CLI_HINT
+    from crumb.daemon.session_start import HarnessUnavailable, check_runnable as check
+
+    try:
+        check(root, preset=preset, bindings=bindings, fallback="allow" if allow_fallback else None, hint=CLI_HINT)
+    except HarnessUnavailable as err:
+        raise Unrunnable(str(err)) from None
+    except ValueError as err:
+        raise click.ClickException(str(err)) from None
+
+
 def drop_pitch(root: Path, text: str, *, preset: str | None, seed: int | None, fault: str | None,
-               roles: tuple[str, ...]) -> tuple[str, Path]:
+               roles: tuple[str, ...], allow_fallback: bool = False) -> tuple[str, Path]:
     """Check every choice, then drop the pitch file: (the new session id, the file written)."""
     if not text.strip():
         raise click.BadParameter("the pitch is empty: describe the game in one line, e.g. '60-second snake'")
     bindings = parse_role_flags(roles)
     check_preset(root, preset)
+    check_runnable(root, preset, bindings, allow_fallback)
     session = str(ULID())
-    body = pitch_file.pitch_text(text, session=session, preset=preset, seed=seed, fault=fault, bindings=bindings)
+    body = pitch_file.pitch_text(text, session=session, preset=preset, seed=seed, fault=fault, bindings=bindings,
+                                 fallback="allow" if allow_fallback else None)
     return session, drop(paths.inbox_dir(root), body, stem="pitch")
 
 
@@ -200,10 +225,11 @@ def rel(root: Path, path: Path) -> str:
                    "the object `crumb wait --json` prints.")
 @click.pass_context
 def pitch(ctx: click.Context, text: str, preset: str | None, seed: int | None, fault: str | None,
-          roles: tuple[str, ...], wait_: bool, timeout: float, as_json: bool) -> None:
+          roles: tuple[str, ...], allow_fallback: bool, wait_: bool, timeout: float, as_json: bool) -> None:
     """Pitch a game: drops a pitch file into inbox/ and prints the new session id."""
     root = root_of(ctx)
-    session, path = drop_pitch(root, text, preset=preset, seed=seed, fault=fault, roles=roles)
+    session, path = drop_pitch(root, text, preset=preset, seed=seed, fault=fault, roles=roles,
+                               allow_fallback=allow_fallback)
     if not as_json:
         click.echo(session)
     if not wait_:

@@ -58,7 +58,7 @@ def watch(ctx: click.Context, poll: bool, quiet: bool) -> None:
               help="One JSON object instead of the game's path: the object `crumb wait --json` prints.")
 @click.pass_context
 def run(ctx: click.Context, text: str, preset: str | None, seed: int | None, fault: str | None,
-        roles: tuple[str, ...], timeout: float, poll: bool, verbose: bool, as_json: bool) -> None:
+        roles: tuple[str, ...], allow_fallback: bool, timeout: float, poll: bool, verbose: bool, as_json: bool) -> None:
     """One shot: pitch, run the daemon in this process until that session is done or waits for a person,
     print the game's path. Exit codes as `crumb wait`: 0 PASS played as bound, 1 done otherwise, 2 timeout,
     3 waits for a person (the session stays resumable: `crumb watch`, then approve or veto), 4 PASS with a fallback."""
@@ -67,7 +67,8 @@ def run(ctx: click.Context, text: str, preset: str | None, seed: int | None, fau
 
     root = root_of(ctx)
     logging.basicConfig(level=logging.WARNING, format="%(name)s %(levelname)s %(message)s")
-    session, _ = drop_pitch(root, text, preset=preset, seed=seed, fault=fault, roles=roles)
+    session, _ = drop_pitch(root, text, preset=preset, seed=seed, fault=fault, roles=roles,
+                            allow_fallback=allow_fallback)
     click.echo(f"session {session}", err=True)
     if daemon_status(root)["running"]:
         state = follow(root, session, timeout=timeout, on_event=progress_printer(sys.stderr), until=settled)

@@ -25,7 +25,7 @@ from crumb.config import load_settings
 from crumb.daemon import files, grammar
 from crumb.daemon.lock import DaemonLock
 from crumb.dispatcher.dispatch import Dispatcher, spec_markdown
-from crumb.protocol.events import InboxFile
+from crumb.protocol.events import InboxFile, UnrunnableBinding
 from crumb.reducer.reduce import apply, initial_state
 from crumb.reducer.state import SessionState
 from crumb.store import paths
@@ -262,12 +262,23 @@ class Daemon:
         live = self.sessions.get(session) or self._load(session)
         key = _source_key(source.model_dump(), None)
         if live is None or key not in live.sources:
-            self._start_session(session, req, source, live)
+            start = None
+            if live is None or live.state.events == 0:
+                from crumb.actors.harness.preflight import FRONT_MATTER_HINT, refusal
+                from crumb.daemon.session_start import session_start_data
+
+                start = session_start_data(self.root, req)
+                found = start[0]["unrunnable"]
+                if found and start[0]["fallback"] != "allow":  # a bound harness cannot run here: no silent fallback
+                    problems = {role: UnrunnableBinding.model_validate(p) for role, p in found.items()}
+                    self._reject_pitch(path, refusal(problems, FRONT_MATTER_HINT, flag="the front matter"))
+                    return
+            self._start_session(session, req, source, live, start)
         self._archive_read(path, source.stamp, paths.session_dir(self.root, session) / "archive")
 
-    def _start_session(self, session: str, req: Any, source: InboxFile, live: Live | None) -> None:
-        from crumb.daemon.session_start import session_start_data
-
+    def _start_session(self, session: str, req: Any, source: InboxFile, live: Live | None,
+                       start: tuple[dict[str, Any], list[str]] | None) -> None:
+        """Record session.start (`start`: its data and warnings, for a new session) and the goal."""
         sdir = paths.session_dir(self.root, session)
         for sub in ("inbox", "artifacts", "archive"):
             (sdir / sub).mkdir(parents=True, exist_ok=True)
@@ -275,9 +286,10 @@ class Daemon:
         if live is None:
             live = Live(state=initial_state(session), cursor=Cursor(paths.transcript_path(self.root, session)))
             self.sessions[session] = live
-        if live.state.events == 0:
-            data, warnings = session_start_data(self.root, req)
-            writer.append("session.start", data, from_="daemon", body=f"preset {data['preset']}")
+        if live.state.events == 0 and start is not None:
+            data, warnings = start
+            body = f"preset {data['preset']}" + (", fallback allowed" if data["fallback"] == "allow" else "")
+            writer.append("session.start", data, from_="daemon", body=body)
             for warning in warnings:
                 writer.append("error", {"message": warning, "source": source.model_dump()}, from_="daemon", body=warning[:200])
         writer.append("goal", {"pitch": req.pitch, "source": source.model_dump()}, from_="user", body=req.pitch[:200])

@@ -31,7 +31,9 @@ Item = tuple[str, dict[str, Any], int]
 
 #: binding keys: one role, or `all` for every role not named on its own (as in crumb.toml's [roles])
 BINDING_KEYS: tuple[str, ...] = (*ROLES, "all")
-FRONT_MATTER_KEYS: tuple[str, ...] = ("session", "preset", "seed", "fault", *BINDING_KEYS)
+FRONT_MATTER_KEYS: tuple[str, ...] = ("session", "preset", "seed", "fault", "fallback", *BINDING_KEYS)
+#: `fallback: allow` starts a pitch whose bound harness cannot run here (crumb/actors/harness/preflight.py)
+FALLBACK_VALUES: tuple[str, ...] = ("allow", "refuse")
 _ACTORS: tuple[str, ...] = ACTORS
 _SESSION = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$")
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
@@ -50,6 +52,7 @@ class PitchRequest(BaseModel):
     preset: str | None = None
     seed: int | None = None
     fault: str | None = None
+    fallback: str | None = Field(None, description="allow | refuse; None: the setting harness.fallback decides")
     bindings: dict[str, str] = Field(default_factory=dict, description="role (or all) → 'harness[:model]'")
 
 
@@ -145,6 +148,10 @@ def parse_pitch(text: str) -> PitchRequest:
                 fields["preset"] = value
             elif key == "fault":
                 fields["fault"] = value
+            elif key == "fallback":
+                if value.lower() not in FALLBACK_VALUES:
+                    raise ValueError(f"fallback {value[:40]!r} on line {no + 1} is not allow or refuse: write 'fallback: allow'")
+                fields["fallback"] = value.lower()
             else:
                 bindings[key] = _binding_value(key, value, no)
         body_from = end + 1

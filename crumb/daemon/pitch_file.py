@@ -13,7 +13,7 @@ from crumb.daemon.grammar import front_matter_value
 
 
 def pitch_text(text: str, *, session: str, preset: str | None, seed: int | None, fault: str | None,
-               bindings: dict[str, str]) -> str:
+               bindings: dict[str, str], fallback: str | None = None) -> str:
     """A pitch file with front matter. Values are written so the daemon's grammar reads back exactly
     what was given (ValueError if a line cannot)."""
     lines = ["---", f"session: {session}"]
@@ -23,6 +23,8 @@ def pitch_text(text: str, *, session: str, preset: str | None, seed: int | None,
         lines.append(f"seed: {seed}")
     if fault:
         lines.append(f"fault: {front_matter_value(fault)}")
+    if fallback:
+        lines.append(f"fallback: {front_matter_value(fallback)}")
     lines += [f"{role}: {front_matter_value(value)}" for role, value in bindings.items()]
     return "\n".join(lines + ["---", text.strip(), ""])
 

@@ -54,12 +54,33 @@ class InboxFile(Model):
 # ---------------------------------------------------------------- data per kind
 
 
+class UnrunnableBinding(Model):
+    """A role's binding in force that could not run when the session started (the pre-flight check)."""
+
+    model_config = ConfigDict(frozen=True)  # hashable: roles with the same problem are named together
+
+    binding: str = Field(description="as a flag writes it: claude:sonnet, openai:ollama/m@http://..., command:./tool")
+    origin: str = Field(description="where the binding came from: flag, crumb.toml, preset:NAME, ambient:VAR")
+    reason: str = Field(description="why it cannot run, e.g. 'claude' is not on PATH")
+    fix: str = ""
+
+
 class SessionStart(Model):
     settings: dict[str, Any] = Field(description="the full Settings in force, so replay never uses today's defaults")
     bindings: dict[str, list[dict[str, Any]]] = Field(default_factory=dict, description="per role: adapter chain")
     preset: str = "local"
     seed: int = 1
     fault: str | None = None
+    fallback: Literal["allow", "refuse"] | None = Field(
+        default=None,
+        description="allow: the session was let start although a role's bound harness could not run here "
+                    "(--allow-fallback, front matter `fallback: allow`, setting harness.fallback); refuse: every "
+                    "bound harness passed the pre-flight check; null: recorded before CRUMB checked",
+    )
+    unrunnable: dict[str, UnrunnableBinding] = Field(
+        default_factory=dict,
+        description="role -> its binding in force that could not run when the session started (only with fallback allow)",
+    )
 
 
 class Goal(Model):

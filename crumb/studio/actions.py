@@ -34,6 +34,7 @@ class PitchRequest(BaseModel):
     pitch: str = Field(description="one line (or a few) describing the game")
     preset: str | None = Field(None, description="None: what `crumb pitch` without --preset gets (crumb.toml, ...)")
     bindings: dict[str, str] = Field(default_factory=dict, description="role -> harness[:model]")
+    allow_fallback: bool = Field(False, description="start even when a bound harness cannot run here (--allow-fallback)")
 
     @field_validator("pitch")
     @classmethod
@@ -88,13 +89,19 @@ class SteerRequest(BaseModel):
 
 
 def check_choices(root: Path, req: PitchRequest) -> None:
-    """Refuse a preset or harness the daemon would not find, before anything is written: the daemon
-    would only fall back to the offline studio, and the person would learn it from the timeline."""
+    """Refuse a preset or harness the daemon would not find, or a bound harness that cannot run here
+    (unless fallback is allowed), before anything is written: the daemon would only fall back to the
+    offline studio, and the person would learn it from the timeline."""
     from crumb.daemon.pitch_file import check_bindings, check_preset
 
-    try:  # the checks `crumb pitch --preset --role` makes
+    from crumb.actors.harness.preflight import STUDIO_HINT
+    from crumb.daemon.session_start import check_runnable
+
+    try:  # the checks `crumb pitch --preset --role [--allow-fallback]` makes
         check_preset(root, req.preset)
         check_bindings(req.bindings)
+        check_runnable(root, preset=req.preset, bindings=req.bindings,
+                       fallback="allow" if req.allow_fallback else None, hint=STUDIO_HINT, flag="the pitch form")
     except ValueError as err:
         raise BadRequest(str(err)) from None
 
@@ -108,7 +115,7 @@ def pitch(root: Path, req: PitchRequest) -> dict[str, Any]:
     check_choices(root, req)
     session = str(ULID())
     text = pitch_text(req.pitch, session=session, preset=req.preset, seed=None, fault=None,
-                      bindings=dict(sorted(req.bindings.items())))
+                      bindings=dict(sorted(req.bindings.items())), fallback="allow" if req.allow_fallback else None)
     path = drop_inbox_file(inbox_dir(root), text, stem="studio-pitch")
     return {"session": session, "file": path.name}
 

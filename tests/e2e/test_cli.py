@@ -133,12 +133,12 @@ def test_role_flags_reach_the_session_as_given_command_arguments_and_all_include
     from crumb.daemon.session_start import session_start_data
 
     out = crumb(root, "pitch", "--role", "builder=command:./tools/agent --fast 'two words'", "--role", "all=codex",
-                "--role", "verifier=command:./judge # not a comment", "--json", "60-second snake")
-    assert out.returncode == 0, out.stderr
+                "--role", "verifier=command:./judge # not a comment", "--allow-fallback", "--json", "60-second snake")
+    assert out.returncode == 0, out.stderr  # none of them exists here: --allow-fallback lets it start anyway
     dropped = json.loads(out.stdout)
     assert dropped["file"].startswith("inbox/pitch-") and len(dropped["session"]) == 26
     req = parse_pitch((root / dropped["file"]).read_text())
-    assert req.session == dropped["session"]
+    assert req.session == dropped["session"] and req.fallback == "allow"
     assert req.bindings == {"builder": "command:./tools/agent --fast 'two words'", "all": "codex",
                             "verifier": "command:./judge # not a comment"}
     data, warnings = session_start_data(root, req)
@@ -148,6 +148,7 @@ def test_role_flags_reach_the_session_as_given_command_arguments_and_all_include
     assert first["verifier"]["options"] == {"command": "./judge # not a comment"}
     assert (first["planner"]["harness"], first["researcher"]["harness"]) == ("codex", "codex")
     assert {chain[0]["origin"] for chain in data["bindings"].values()} == {"flag"}
+    assert data["fallback"] == "allow" and data["unrunnable"]["builder"]["reason"] == f"{root}/tools/agent does not exist"
 
 
 def test_json_output_of_pitch_steer_and_wait(root, daemon):

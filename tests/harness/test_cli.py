@@ -93,7 +93,7 @@ def test_doctor_exit_status_follows_the_default(tmp_path, monkeypatch):
     (tmp_path / "crumb.toml").write_text('preset = "claude"\n')
     result = crumb(tmp_path, "doctor")
     assert result.exit_code == 1
-    assert "default (planner=claude" in result.output and "does NOT work: claude not installed" in result.output
+    assert "default (planner=claude" in result.output and "does NOT work: claude: 'claude' is not on PATH" in result.output
     assert "not installed (npm install -g @anthropic-ai/claude-code)" in result.output
 
 

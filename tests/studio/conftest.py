@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import http.client
+import os
 import socket
 import threading
 from collections.abc import Iterator
@@ -31,6 +32,19 @@ def studio(root: Path) -> Iterator[Studio]:
     s = Studio(root, port=0).start()
     yield s
     s.stop()
+
+
+@pytest.fixture
+def agent_clis(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Stand-in `claude`, `codex` and `gemini` on PATH: the Studio checks a bound CLI is there before it
+    drops a pitch (crumb/actors/harness/preflight.py); nothing runs them in these tests."""
+    folder = tmp_path / "agent-bin"
+    folder.mkdir()
+    for name in ("claude", "codex", "gemini"):
+        (folder / name).write_text("#!/bin/sh\nexit 0\n")
+        (folder / name).chmod(0o755)
+    monkeypatch.setenv("PATH", f"{folder}{os.pathsep}{os.environ.get('PATH', '')}")
+    return folder
 
 
 @pytest.fixture

@@ -137,7 +137,7 @@ def test_buttons_drop_commands(page: Any, studio: Studio, root: Path, scripted: 
     assert sorted(inbox_texts(folder)) == ["/approve\n", "/pause\n", "/resume\n", "/veto the fruit is invisible\n"]
 
 
-def test_pitch_form_drops_a_pitch_and_opens_the_session(page: Any, studio: Studio, root: Path) -> None:
+def test_pitch_form_drops_a_pitch_and_opens_the_session(page: Any, studio: Studio, root: Path, agent_clis: Path) -> None:
     (root / "crumb.toml").write_text('preset = "codex"\n')
     page.goto(studio.url)
     page.wait_for_selector("#preset option", state="attached")

@@ -74,7 +74,8 @@ def test_token_is_per_launch(root: Path) -> None:
             s.preview_sock.close()
 
 
-def test_same_origin_post_with_token_writes_one_inbox_file(studio: Studio, client: httpx.Client, root: Path) -> None:
+def test_same_origin_post_with_token_writes_one_inbox_file(studio: Studio, client: httpx.Client, root: Path,
+                                                            agent_clis: Path) -> None:
     r = client.post("/api/pitch", json={"pitch": "a breakout clone", "preset": "local",
                                         "bindings": {"builder": "claude:sonnet"}}, headers=post_headers(studio))
     assert r.status_code == 201, r.text

@@ -108,6 +108,7 @@ document.getElementById("pitch-form").addEventListener("submit", async (ev) => {
       pitch: document.getElementById("pitch").value,
       preset: document.getElementById("preset").value || null,
       bindings,
+      allow_fallback: document.getElementById("allow-fallback").checked,
     });
     status.textContent = `Pitched as ${res.file}; opening the session…`;
     location.assign(`/s/${encodeURIComponent(res.session)}`);

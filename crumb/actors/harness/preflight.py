@@ -1,0 +1,166 @@
+"""Can each role's bound harness run here at all? Asked before a session starts.
+
+A binding whose CLI is not installed, or whose model server does not answer, would otherwise fail
+three times and let the circuit breaker hand the role to the next adapter (in the end the offline
+studio): a session that looks fine but was not played by what was asked for. `crumb pitch`, `crumb
+run`, the Studio and the daemon (for a pitch file) refuse such a pitch instead, with one line naming
+the role, the harness and the fix, unless fallback is allowed (`--allow-fallback`, front matter
+`fallback: allow`, `fallback = "allow"` under `[settings.harness]`). Failures during a session still
+walk the circuit breaker; this is only about what cannot start at all.
+
+What is checked, per role, for the first binding of its chain (the one in force):
+- claude, codex, gemini: the executable (`bin` option, else the harness name) is on PATH, or the path
+  given is an executable file; a relative path is read from the project root (`bindings.rooted`).
+- command: the same for the command's first word.
+- openai: an HTTP server answers GET {base}/models within the probe timeout (any status counts: it
+  is there; a refused connection, a timeout or a name that does not resolve does not). Like the openai
+  harness itself (http.client, straight to the host), the probe does not use proxy variables.
+- local: always runs.
+"""
+
+from __future__ import annotations
+
+import http.client
+import os
+import shlex
+import socket
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+from crumb.actors.base import Binding
+from crumb.actors.harness.bindings import rooted
+from crumb.actors.harness.common import find_executable
+from crumb.actors.harness.openai import DEFAULT_BASES, endpoint
+from crumb.protocol.events import UnrunnableBinding
+
+#: how to install each agent CLI (also shown by `crumb doctor`)
+INSTALL = {
+    "claude": "npm install -g @anthropic-ai/claude-code",
+    "codex": "npm install -g @openai/codex",
+    "gemini": "npm install -g @google/gemini-cli",
+}
+#: seconds a model server has to answer the probe (setting harness.probe_timeout_s)
+PROBE_TIMEOUT_S = 2.0
+#: what to say, per entry point, about starting anyway
+CLI_HINT = "or pass --allow-fallback to start anyway and let the role fall back along its chain (in the end to local)"
+FRONT_MATTER_HINT = ("or add 'fallback: allow' to the front matter to start anyway and let the role fall back "
+                     "along its chain (in the end to local)")
+STUDIO_HINT = ("or tick Allow fallback (\"allow_fallback\": true in the API) to start anyway and let the role fall back "
+               "along its chain (in the end to local)")
+
+
+def label(binding: Binding) -> str:
+    """A binding as a flag or a front matter line would write it."""
+    h, opts = binding.harness, binding.options
+    if h == "local":
+        return "local"
+    if h == "command":
+        cmd = opts.get("command") or binding.model or ""
+        return "command:" + (cmd if isinstance(cmd, str) else shlex.join(str(a) for a in cmd))
+    if h == "openai":
+        base = f"@{opts['base_url']}" if opts.get("base_url") else ""
+        return f"openai:{binding.provider or 'openai'}/{binding.model or ''}{base}"
+    return f"{h}:{binding.model}" if binding.model else h
+
+
+def server_answers(base: str, timeout: float = PROBE_TIMEOUT_S) -> str | None:
+    """None when an HTTP server answers GET {base}/models (any status), else why not, in a few words."""
+    try:
+        scheme, host, port, path = endpoint(base)
+    except ValueError as exc:
+        return str(exc)
+    cls = http.client.HTTPSConnection if scheme == "https" else http.client.HTTPConnection
+    conn: http.client.HTTPConnection | None = None
+    try:
+        conn = cls(host, port, timeout=timeout)
+        conn.request("GET", path.rsplit("/chat/completions", 1)[0] + "/models")
+        conn.getresponse()
+        return None
+    except ConnectionRefusedError:
+        return "connection refused"
+    except socket.gaierror:
+        return f"cannot resolve {host!r}"
+    except TimeoutError:
+        return f"no answer within {timeout:g} s"
+    except (OSError, http.client.HTTPException, ValueError) as exc:  # ValueError: a host http.client cannot encode
+        return f"{type(exc).__name__}: {exc}"[:160]
+    finally:
+        if conn is not None:
+            conn.close()
+
+
+def _executable(name: str, env: Mapping[str, str], install: str) -> tuple[str, str] | None:
+    """None when `name` (a bare name on PATH, or an absolute path) runs; else (reason, fix)."""
+    if os.sep not in name:
+        return None if find_executable(name, env) else (f"{name!r} is not on PATH", install)
+    if not os.path.isfile(name):
+        return f"{name} does not exist", "fix the path (a relative one is read from the project root)"
+    if not os.access(name, os.X_OK):
+        return f"{name} is not executable", f"chmod +x {name}"
+    return None
+
+
+def why_not(binding: Binding, root: Path, env: Mapping[str, str] | None = None,
+            timeout: float = PROBE_TIMEOUT_S) -> tuple[str, str] | None:
+    """None when this binding can run here, else (reason, fix)."""
+    env = os.environ if env is None else env
+    try:
+        b = rooted(binding, root)
+    except ValueError as exc:  # shlex: an unclosed quote in a command line
+        return f"{label(binding)!r} is not a command line ({exc})", "close the quote or escape it"
+    h, opts = b.harness, b.options
+    if h in INSTALL:
+        return _executable(str(opts.get("bin") or h), env, f"install it ({INSTALL[h]})")
+    if h == "command":
+        cmd = opts.get("command") or b.model
+        argv = shlex.split(cmd) if isinstance(cmd, str) else [str(a) for a in (cmd or [])]
+        if not argv:
+            return "no command is given", "write command:./my-agent"
+        return _executable(argv[0], env, "install it or give its full path")
+    if h == "openai":
+        base = opts.get("base_url") or DEFAULT_BASES.get(b.provider or "")
+        if not base:
+            return (f"provider {b.provider!r} has no known base URL",
+                    "add @http://host:port/v1 to the binding or set options.base_url")
+        problem = server_answers(str(base), timeout)
+        if problem is None:
+            return None
+        return f"no model server answers at {base} ({problem})", "start it (e.g. `ollama serve`) or fix the base URL"
+    return None  # local, or a harness with nothing to check before it runs
+
+
+def unrunnable(chains: Mapping[str, Sequence[Binding]], root: Path, env: Mapping[str, str] | None = None,
+               timeout: float = PROBE_TIMEOUT_S) -> dict[str, UnrunnableBinding]:
+    """Role -> its binding in force (the first of its chain), for every role whose binding cannot run
+    here; each distinct binding is checked once."""
+    seen: dict[str, tuple[str, str] | None] = {}
+    out: dict[str, UnrunnableBinding] = {}
+    for role, chain in chains.items():
+        if not chain:
+            continue
+        first = chain[0]
+        key = f"{label(first)}\0{sorted(first.options.items())!r}"
+        if key not in seen:
+            seen[key] = why_not(first, root, env, timeout)
+        problem = seen[key]
+        if problem is not None:
+            out[role] = UnrunnableBinding(binding=label(first), origin=first.origin, reason=problem[0], fix=problem[1])
+    return out
+
+
+def refusal(found: Mapping[str, UnrunnableBinding], hint: str, *, flag: str = "flag") -> str:
+    """One line: the role(s), what they are bound to and why it cannot run, the fix, then `hint`
+    (how to start anyway, in the words of the entry point). `flag`: what to call a binding of origin
+    "flag" (a pitch file's front matter binds roles the way flags do)."""
+    groups: dict[UnrunnableBinding, list[str]] = {}
+    for role, problem in found.items():
+        groups.setdefault(problem, []).append(role)
+    parts = []
+    for p, roles in groups.items():
+        one = len(roles) == 1
+        who = roles[0] if one else ", ".join(roles[:-1]) + " and " + roles[-1]
+        fix = f"{p.fix}, or bind {roles[0] if one else 'them'} to another harness".lstrip(", ")
+        origin = flag if p.origin == "flag" else p.origin
+        parts.append(f"{who} {'is' if one else 'are'} bound to {p.binding} (from {origin}), which cannot run here: "
+                     f"{p.reason}; {fix}")
+    return "; ".join(parts) + f"; {hint}"
