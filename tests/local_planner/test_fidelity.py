@@ -180,6 +180,14 @@ def test_out_of_range_and_contradicting_numbers_are_reported() -> None:
     assert judge(all_held(spec)).verdict == "PARTIAL"
 
 
+@pytest.mark.parametrize("pitch", ["snake with 3 lives, no lives", "snake with 3 lives and 5 lives"])
+def test_numbers_that_contradict_each_other_are_named_not_silently_resolved(pitch: str) -> None:
+    spec = plan_fully(pitch)
+    assert spec.numbers.lives == 3
+    assert any("kept the first" in x for x in spec.reading.unhonoured), spec.reading
+    assert judge(all_held(spec)).verdict == "PARTIAL"
+
+
 def test_a_pitch_of_one_word_says_what_was_guessed() -> None:
     spec = plan_fully("snake")
     assert spec.reading.genre.fits is True

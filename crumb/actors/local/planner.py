@@ -388,6 +388,9 @@ class NumberRead(BaseModel):
     speed_factor: float | None = None
 
 
+_NO_LIVES = re.compile(r"\b(?:no|without|zero|geen|zonder|keine|ohne|nessuna|senza)\s+(?:extra\s+)?(?:lives|levens|leben|vite)\b")
+
+
 def read_numbers(text: str, language: str | None = None) -> NumberRead:
     """Every number a normalized text states, assigned to the Numbers field its unit names."""
     language = language or detect_language(text)
@@ -398,6 +401,9 @@ def read_numbers(text: str, language: str | None = None) -> NumberRead:
     def put(field: str, value: float, said: str) -> None:
         lo, hi = _LIMITS[field]
         if field in values:
+            if not math.isnan(values[field]) and value != values[field]:
+                out.ignored.append(f"the pitch also says {said.strip()!r} for {field}: kept the first, "
+                                   f"{out.said.get(field, '')!r}")
             return
         if not (lo <= value <= hi) or (field != "speed" and field != "time_limit_s" and value != int(value)):
             out.ignored.append(f"ignored {said.strip()!r}: {field} must be {lo}–{hi}")
@@ -453,6 +459,9 @@ def read_numbers(text: str, language: str | None = None) -> NumberRead:
             if field == "time_limit_s":
                 v = float(round(v))
             put(field, v, said)
+    denied = _NO_LIVES.search(text)
+    if denied and "lives" in values and not math.isnan(values["lives"]):
+        out.ignored.append(f"the pitch says both {out.said.get('lives', '')!r} and {denied.group(0)!r}: kept the first")
     clean = {k: (int(v) if k != "speed" else v) for k, v in values.items() if not math.isnan(v)}
     out.numbers = Numbers(**clean)
     return out
