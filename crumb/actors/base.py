@@ -15,6 +15,7 @@ from typing import Any, Literal, Protocol
 from pydantic import BaseModel, ConfigDict, Field
 
 from crumb.protocol.events import Meta
+from crumb.settings import Settings
 
 Role = Literal["planner", "builder", "verifier", "researcher"]
 
@@ -51,6 +52,7 @@ class ActorRequest(BaseModel):
     binding: Binding = Field(default_factory=Binding)
     limits: Limits = Field(default_factory=Limits)
     log_path: Path | None = Field(default=None, description="where stdout/stderr of the run are streamed")
+    settings: Settings = Field(default_factory=Settings, description="the session's settings (a judge's thresholds)")
 
 
 class ActorResult(BaseModel):

@@ -87,7 +87,7 @@ def pitch_options(fn: Any) -> Any:
         click.option("--preset", help="Preset from presets/*.toml (local, claude, codex, gemini, cross, ollama)."),
         click.option("--seed", type=int, help="Seed for the embedded studio (same pitch + seed → same game)."),
         click.option("--fault", callback=check_fault,
-                     help="Break the first build on purpose: syntax, blank, throws, noinput, wrongtimer, wronggenre; "
+                     help="Break the first build on purpose: syntax, blank, throws, noinput, wrongtimer, wronggenre, wrongnumbers; "
                           "crash makes the offline Builder itself fail (tests the circuit breaker)."),
         click.option("--role", "roles", multiple=True, metavar="ROLE=HARNESS[:MODEL]",
                      help="Bind one role, or all (repeatable); e.g. builder=claude:sonnet, builder='command:./tool --fast'."),

@@ -27,7 +27,7 @@ from crumb.actors.harness.verifier_dir import prepare_verifier_dir
 from crumb.actors.base import ActorError, ActorRequest, ActorResult, Adapter, Binding, Limits, ProgressUpdate
 from crumb.dispatcher.manifest import measure
 from crumb.protocol.events import Meta, ResearchEvidence, ResearchPlan
-from crumb.protocol.game import Criterion, JudgeScore, Manifest, QAResult, Spec
+from crumb.protocol.game import Criterion, JudgeScore, Manifest, PitchReading, QAResult, Spec
 from crumb.settings import QASettings, Settings
 from crumb.store import paths
 from crumb.store.writer import TranscriptWriter
@@ -60,6 +60,12 @@ def session_qa_settings(settings: dict[str, Any]) -> QASettings:
     except ValidationError as err:
         first = err.errors()[0]
         raise ValueError("qa." + ".".join(str(p) for p in first["loc"][1:]) + ": " + first["msg"]) from None
+
+
+def reading_for_agent(spec: Spec, pitch: str) -> PitchReading:
+    from crumb.actors.local.planner import reading_for_agent as read
+
+    return read(spec, pitch)
 
 
 def spec_markdown(spec: dict[str, Any]) -> str:
@@ -276,7 +282,7 @@ class Dispatcher:
             request = ActorRequest(
                 role=actor, session=session, effect_id=effect["id"], work_dir=work_dir, input=effect["input"],
                 binding=binding, limits=Limits(**{k: v for k, v in limits_cfg.items() if k in ("wall_s", "idle_s")}),
-                log_path=log_path,
+                log_path=log_path, settings=session_settings(settings),
             )
             adapter = self._adapter_lookup(binding.harness)
             result = adapter.run(request, progress, cancel)
@@ -313,6 +319,9 @@ class Dispatcher:
             if "spec" not in payload:
                 raise ActorError("the planner returned neither a spec nor a research plan")
             spec = Spec.model_validate(payload["spec"])
+            if (effect.get("binding") or {}).get("harness", "local") != "local" or spec.reading is None:
+                # an agent's spec: CRUMB reads the pitch itself, so no stated number is dropped unseen
+                spec = spec.model_copy(update={"reading": reading_for_agent(spec, str(effect["input"].get("pitch", "")))})
             self.append(session, "spec", spec, from_="planner", body=f"{spec.title} ({spec.genre}, {len(spec.criteria)} criteria)",
                         effect=eid, meta=usage)
             self._write_spec_md(sdir, spec.model_dump(mode="json"))
@@ -347,6 +356,16 @@ class Dispatcher:
         tmp = target.with_name(".spec.md.crumb-tmp")
         tmp.write_text(spec_markdown(spec), encoding="utf-8")
         tmp.replace(target)
+
+
+def session_settings(settings: dict[str, Any]) -> Settings:
+    """The Settings a session recorded at its start; a section this version does not know is left out."""
+    known = {k: v for k, v in (settings or {}).items() if k in Settings.model_fields and isinstance(v, dict)}
+    try:
+        return Settings().merged(known)
+    except ValueError:
+        log.warning("session settings do not validate; using the defaults for this run")
+        return Settings()
 
 
 def copy_regular_files(src: Path, dest: Path) -> None:

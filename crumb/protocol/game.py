@@ -98,6 +98,68 @@ class Numbers(Model):
     grid: int | None = Field(default=None, ge=2, le=64)
 
 
+NUMBER_FIELDS = ("time_limit_s", "lives", "target_score", "moves", "levels", "speed", "grid")
+#: where the game's test hook reports each stated number (docs/game-contract.md), so QA can check it
+NUMBER_PATHS = {"time_limit_s": "timeLeft", "lives": "lives", "target_score": "target", "moves": "movesLeft",
+                "levels": "levels", "speed": "speed", "grid": "grid"}
+
+GenreHow = Literal["named", "mechanics", "evidence", "nearest", "steering", "kept", "person", "planner"]
+
+
+class GenreReading(Model):
+    """Which genre was built and why, so a verdict can say whether it is the game the pitch asked for."""
+
+    genre: str = Field(description="the genre the spec builds")
+    how: GenreHow = Field(description=(
+        "named: the pitch names it; mechanics: its words describe it; evidence: research chose it; "
+        "nearest: the pitch asks for a genre the builder cannot make; steering/person: a person asked; "
+        "kept: unchanged on redesign; planner: an agent planner chose it"))
+    words: list[str] = Field(default_factory=list, description="the pitch's words that chose it")
+    asked: str | None = Field(default=None, description="the genre the pitch asks for, when it is not the one built")
+    fits: bool | None = Field(default=None, description="the genre built is the one the pitch asks for; None: not known")
+    note: str = ""
+
+
+class LanguageReading(Model):
+    language: str = Field(description="the language the pitch is written in, as detected")
+    read_as: str = Field(description="the language whose words the Planner read it with")
+    recognised: bool = Field(description="the Planner reads this language")
+    how: str = ""
+
+
+class StatedNumber(Model):
+    """A number the pitch states, and where it went: a verdict may not drop one silently."""
+
+    field: str = Field(description="the Numbers field it sets, e.g. lives")
+    value: float
+    said: str = Field(default="", description="the pitch's own words")
+    criterion: str | None = Field(default=None, description="id of the acceptance criterion that checks it in the game")
+    honoured: bool = Field(default=True, description="the spec and the builder carry it")
+    note: str = ""
+
+
+class PitchReading(Model):
+    """How the Planner read the pitch, field by field: the record pitch fidelity is judged from."""
+
+    by: str = Field(default="embedded studio", description="who read it: the embedded studio, or crumb for an agent's spec")
+    genre: GenreReading
+    language: LanguageReading
+    numbers: list[StatedNumber] = Field(default_factory=list)
+    unhonoured: list[str] = Field(default_factory=list, description="what the pitch asks for that the spec does not carry")
+    guesses: list[str] = Field(default_factory=list, description="what was guessed because the pitch did not say")
+
+    def shortfalls(self) -> list[str]:
+        """Why the game may not be the one pitched, in a designer's words; empty when it is."""
+        out: list[str] = []
+        if self.genre.fits is False:
+            out.append(self.genre.note or f"the pitch asks for {self.genre.asked or 'another game'}; built {self.genre.genre}")
+        if not self.language.recognised:
+            out.append(self.language.how or f"the pitch's language ({self.language.language}) is not read")
+        out += [n.note or f"{n.field} {n.value:g} ({n.said!r}) is not built" for n in self.numbers if not n.honoured]
+        out += self.unhonoured
+        return out
+
+
 class Spec(Model):
     title: str = Field(min_length=1, max_length=120)
     genre: str = Field(min_length=1, max_length=40)
@@ -113,6 +175,7 @@ class Spec(Model):
     criteria: list[Criterion] = Field(default_factory=list, max_length=12)
     seed: int = 1
     rationale: str = ""
+    reading: PitchReading | None = Field(default=None, description="how the pitch was read (pitch fidelity)")
 
 
 # ---------------------------------------------------------------- build

@@ -13,8 +13,14 @@ routing uses the corrected verdict. Rules, in the order they run:
   cited_evidence      citing an id that was not in the Verifier's input costs 0.5 each (at most 2)
   self_bias           judge and builder on the same provider: total minus a discount
   probe_fail_cap      any failed acceptance probe caps the total
+  fidelity_probes     PASS whose genre probe or a probe of a stated number failed becomes FAIL: the game
+                      is not the one pitched, whatever the model says
   pass_needs_qa       PASS without a successful QA run becomes FAIL
   verdict_agrees      PASS below the pass threshold becomes PARTIAL
+  numbers_checked     PASS with a number the pitch states that no probe checked (or QA did not run)
+                      becomes PARTIAL: what QA did not check is not claimed
+  pitch_fidelity      PASS whose spec records a shortfall against the pitch (another genre than asked,
+                      a language not read, a number or wish not built) becomes PARTIAL, with that reason
   severity_fits       FAIL/REJECT always carry a severity (default Important); PASS/PARTIAL none
 """
 
@@ -22,7 +28,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from crumb.protocol.game import DIMENSIONS, EXEC_DIMENSIONS
+from crumb.protocol.game import DIMENSIONS, EXEC_DIMENSIONS, NUMBER_PATHS, PitchReading
 
 JUDGED_DIMENSIONS = tuple(d for d in DIMENSIONS if d not in EXEC_DIMENSIONS)
 
@@ -34,8 +40,11 @@ RULES = (
     "cited_evidence",
     "self_bias",
     "probe_fail_cap",
+    "fidelity_probes",
     "pass_needs_qa",
     "verdict_agrees",
+    "numbers_checked",
+    "pitch_fidelity",
     "severity_fits",
 )
 
@@ -67,6 +76,28 @@ def qa_scores(qa: dict[str, Any]) -> dict[str, float]:
     if perf is not None:
         out["performance"] = perf
     return out
+
+
+def _fidelity_criteria(spec: dict[str, Any] | None, reading: PitchReading | None) -> set[str]:
+    """Criteria that check the game is the one pitched: its genre, each number the game reports, and
+    every criterion the reading names as checking a stated number."""
+    paths = {"genre", *NUMBER_PATHS.values()}
+    out: set[str] = {n.criterion for n in reading.numbers if n.criterion} if reading is not None else set()
+    for c in (spec or {}).get("criteria") or []:
+        expects = ((c.get("probe") or {}).get("expect") or []) if isinstance(c, dict) else []
+        if any(isinstance(x, dict) and x.get("path") in paths for x in expects):
+            out.add(str(c.get("id")))
+    return out
+
+
+def _reading(spec: dict[str, Any] | None) -> PitchReading | None:
+    raw = (spec or {}).get("reading")
+    if not isinstance(raw, dict):
+        return None
+    try:
+        return PitchReading.model_validate(raw)
+    except ValueError:
+        return None  # a reading this version cannot read says nothing; the probes still count
 
 
 def validate(
@@ -151,11 +182,26 @@ def validate(
         correct("probe_fail_cap", "total", total, cap, f"acceptance probes failed: {', '.join(failed)}")
         total = cap
 
+    reading = _reading(spec)
+    fidelity_failed = [cid for cid in failed if cid in _fidelity_criteria(spec, reading)]
+    if verdict == "PASS" and fidelity_failed:
+        demote("fidelity_probes", "FAIL", "Important",
+               f"the game does not hold what the pitch states: probes {', '.join(fidelity_failed)} failed")
     if verdict == "PASS" and (qa is None or not qa.get("ok")):
         why = "no QA run" if qa is None else (qa.get("error") or "QA failed")
         demote("pass_needs_qa", "FAIL", "Important", f"PASS without a successful QA run ({why})")
     if verdict == "PASS" and total < threshold:
         demote("verdict_agrees", "PARTIAL", None, f"a PASS needs a total of at least {threshold}, not {total}")
+    if verdict == "PASS" and reading is not None:
+        ran = {p.get("id") for p in (qa or {}).get("probes") or []}
+        unchecked = [f"{n.said or n.field} ({n.field})" for n in reading.numbers
+                     if n.honoured and (n.criterion is None or n.criterion not in ran)]
+        if unchecked:
+            demote("numbers_checked", "PARTIAL", None,
+                   f"QA did not check what the pitch states: {', '.join(unchecked)}; a person decides")
+        shortfalls = reading.shortfalls()
+        if shortfalls:  # said even when numbers_checked already made it PARTIAL: both are reasons
+            demote("pitch_fidelity", "PARTIAL", None, "; ".join(shortfalls))
 
     if verdict in ("FAIL", "REJECT") and severity is None:
         correct("severity_fits", "severity", None, "Important", "a failing verdict needs a severity")

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from crumb.actors.local.planner import parse_spec_markdown, plan, spec_markdown
+from crumb.actors.local.planner import criteria_for, parse_spec_markdown, plan, spec_markdown
 from crumb.protocol.game import Controls, Numbers, Spec, Theme
 
 PITCHES = ["a neon snake game with three lives and a 60 second time limit", "貪食蛇遊戲，三條命，六十秒內達到500分",
@@ -50,6 +50,7 @@ def test_round_trip_of_awkward_text(title: str, pitch: str, win: str, rationale:
         "controls": Controls(keys=keys, pointer="", touch="tap"), "theme": Theme(name=theme, palette=["#000", "#fff"]),
         "numbers": Numbers(speed=speed),
     })
+    spec = spec.model_copy(update={"criteria": criteria_for(spec)})  # a stated speed is checked in the game too
     assert parse_spec_markdown(spec_markdown(spec), base) == spec
 
 

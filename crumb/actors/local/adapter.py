@@ -165,7 +165,7 @@ class LocalAdapter:
     def _verify(self, request: ActorRequest, data: dict[str, Any], progress: ProgressFn,
                 cancel: threading.Event) -> dict[str, Any]:
         try:
-            score = judge(data)
+            score = judge(data, request.settings.judge)
         except ValueError as exc:
             raise ActorError(f"local verifier: {exc}") from None
         progress(ProgressUpdate(message=f"verdict {score.verdict}, total {score.total:g}"))

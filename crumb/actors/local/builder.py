@@ -51,7 +51,7 @@ ALIASES: dict[str, str] = {
     "idle": "clicker", "tap": "clicker", "memory match": "memory", "simon says": "simon", "stack": "stacker",
 }
 
-FAULTS: tuple[str, ...] = ("blank", "throws", "noinput", "wrongtimer", "syntax", "wronggenre")
+FAULTS: tuple[str, ...] = ("blank", "throws", "noinput", "wrongtimer", "syntax", "wronggenre", "wrongnumbers")
 
 PALETTE_KEYS: tuple[str, ...] = ("bg", "accent", "accent2", "danger", "fg", "text")
 """The order spec.theme.palette colours are read in: background first, then the two accents."""
@@ -226,6 +226,11 @@ def make_config(spec: Spec, genre: str, *, seed: int, fault: str | None, notes: 
         if picked.get(key) is None:
             picked[key] = value
             notes.append(f"{key}: {value} ({genre} default; the spec did not say)")
+    if fault == "wrongnumbers":  # a builder that ignores what the spec states: every number probe must catch it
+        for key in ("lives", "targetScore", "levels", "moves", "grid"):
+            if picked[key] is not None:
+                picked[key] += 1 if key != "grid" or picked[key] < 8 else -1
+                notes.append(f"fault injected: {key} built as {picked[key]}, not as the spec says")
     if picked["grid"] is not None and genre in GRID_RANGE:
         picked["grid"] = int(_clamp(picked["grid"], *GRID_RANGE[genre], "grid", notes))
     knobs = _knobs(spec.extras)

@@ -503,6 +503,32 @@ def theme(theme_id: str) -> ThemeEntry:
     return DEFAULT_THEME
 
 
+#: The stated numbers each game honours, and the range it can play (None: any value the spec allows).
+#: A number a genre does not honour is reported as not built, never silently dropped; the game's test
+#: hook reports each one (lives, levels, target, timeLeft, movesLeft, grid, speed) so QA can check it.
+_EVERY_GAME = {"time_limit_s": None, "target_score": None, "speed": None}
+_LIVES = {"lives": None}
+_LEVELS = {"levels": None}
+NUMBER_SUPPORT: dict[str, dict[str, tuple[int, int] | None]] = {
+    "snake": {**_EVERY_GAME, **_LIVES, **_LEVELS, "grid": (6, 40)},
+    "breakout": {**_EVERY_GAME, **_LIVES, **_LEVELS},
+    "flappy": {**_EVERY_GAME, **_LIVES},
+    "runner": {**_EVERY_GAME, **_LIVES},
+    "shooter": {**_EVERY_GAME, **_LIVES, **_LEVELS},
+    "platformer": {**_EVERY_GAME, **_LIVES, **_LEVELS},
+    "pong": {**_EVERY_GAME, **_LIVES},
+    "dodge": {**_EVERY_GAME, **_LIVES},
+    "match3": {**_EVERY_GAME, "moves": None, "grid": (5, 10)},
+    "memory": {**_EVERY_GAME, **_LIVES, **_LEVELS, "grid": (2, 8)},
+    "slide2048": {**_EVERY_GAME, **_LIVES, "grid": (3, 8)},
+    "blocks": {**_EVERY_GAME, **_LIVES, **_LEVELS},
+    "whack": {**_EVERY_GAME, **_LIVES, "grid": (2, 5)},
+    "clicker": dict(_EVERY_GAME),
+    "simon": {**_EVERY_GAME, **_LIVES, **_LEVELS},
+    "stacker": {**_EVERY_GAME, **_LIVES, **_LEVELS, "grid": (5, 11)},
+}
+
+
 def evidence_id(genre: str) -> str:
     """The id research evidence uses to cite a catalogue entry."""
     return f"catalogue:{genre}"

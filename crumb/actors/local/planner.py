@@ -18,8 +18,31 @@ from typing import Any
 from pydantic import BaseModel, Field
 
 from crumb.actors.local import catalogue as cat
+from crumb.actors.local.fidelity import (
+    AGENT_HINT,
+    NUMBER_PROBES,
+    after_edit,
+    agent_reading,
+    nearest_note,
+    stated_numbers,
+    support,
+)
+from crumb.actors.local.language import detect
+from crumb.actors.local.unbuilt import UNBUILT, unbuilt
 from crumb.protocol.events import EvidenceItem, ResearchPlan
-from crumb.protocol.game import Controls, Criterion, Expect, Numbers, Probe, ProbeStep, Spec, Theme
+from crumb.protocol.game import (
+    Controls,
+    Criterion,
+    Expect,
+    GenreReading,
+    LanguageReading,
+    Numbers,
+    PitchReading,
+    Probe,
+    ProbeStep,
+    Spec,
+    Theme,
+)
 
 MAX_TEXT = 20_000
 MAX_NUMBERS = 200  # a pitch stating more numbers than this is not a pitch; the first ones count
@@ -81,36 +104,9 @@ def find_any(text: str, keywords: Sequence[str]) -> tuple[int, str] | None:
 # ---------------------------------------------------------------- language
 
 
-_STOPWORDS = {
-    "en": "the a an and with of to in you your game where that is are it make for on lives seconds points when",
-    "nl": "de het een en met van je jouw spel waar die dat is zijn op voor niet levens seconden punten maak als",
-    "de": "der die das und mit ein eine von zu spiel wo ist sind auf für nicht du dein leben sekunden punkte mach wenn",
-    "it": "il la lo gli le un una e con di da gioco dove che è sono per non tu vite secondi punti fai quando",
-}
-_SIMPLIFIED = set("这们戏游时间条个贪动块砖鸟击飞颜红蓝绿黄关级钟边让说发难样为会乐记忆叠层过还后里两对开从门风龙马电车东见长问题话语认识实现点机体国图宝宫岛惊无尽跑觉")
-_TRADITIONAL = set("這們戲遊時間條個貪動塊磚鳥擊飛顏紅藍綠黃關級鐘邊讓說發難樣為會樂記憶疊層過還後裡兩對開從門風龍馬電車東見長問題話語認識實現點機體國圖寶宮島驚無盡覺")
-
-
 def detect_language(text: str) -> str:
-    """One of catalogue.LANGUAGES, by script first, then by common words."""
-    t = normalize(text)
-    if re.search(r"[\u3040-\u30ff]", t):
-        return "ja"
-    if re.search(r"[\uac00-\ud7af]", t):
-        return "ko"
-    han = re.findall(r"[\u3400-\u9fff]", t)
-    if han:
-        simp = sum(1 for c in han if c in _SIMPLIFIED)
-        trad = sum(1 for c in han if c in _TRADITIONAL)
-        return "zh-Hant" if trad > simp else "zh-Hans"
-    words = re.findall(r"[^\W\d_]+", t)
-    best, best_n = "en", 0
-    for lang, stop in _STOPWORDS.items():
-        sw = set(stop.split())
-        n = sum(1 for w in words if w in sw)
-        if n > best_n:
-            best, best_n = lang, n
-    return best
+    """The catalogue language a text is read with (see crumb.actors.local.language for how)."""
+    return detect(normalize(text)).read_as
 
 
 # ---------------------------------------------------------------- numbers
@@ -392,6 +388,9 @@ class NumberRead(BaseModel):
     speed_factor: float | None = None
 
 
+_NO_LIVES = re.compile(r"\b(?:no|without|zero|geen|zonder|keine|ohne|nessuna|senza)\s+(?:extra\s+)?(?:lives|levens|leben|vite)\b")
+
+
 def read_numbers(text: str, language: str | None = None) -> NumberRead:
     """Every number a normalized text states, assigned to the Numbers field its unit names."""
     language = language or detect_language(text)
@@ -402,6 +401,9 @@ def read_numbers(text: str, language: str | None = None) -> NumberRead:
     def put(field: str, value: float, said: str) -> None:
         lo, hi = _LIMITS[field]
         if field in values:
+            if not math.isnan(values[field]) and value != values[field]:
+                out.ignored.append(f"the pitch also says {said.strip()!r} for {field}: kept the first, "
+                                   f"{out.said.get(field, '')!r}")
             return
         if not (lo <= value <= hi) or (field != "speed" and field != "time_limit_s" and value != int(value)):
             out.ignored.append(f"ignored {said.strip()!r}: {field} must be {lo}–{hi}")
@@ -457,6 +459,9 @@ def read_numbers(text: str, language: str | None = None) -> NumberRead:
             if field == "time_limit_s":
                 v = float(round(v))
             put(field, v, said)
+    denied = _NO_LIVES.search(text)
+    if denied and "lives" in values and not math.isnan(values["lives"]):
+        out.ignored.append(f"the pitch says both {out.said.get('lives', '')!r} and {denied.group(0)!r}: kept the first")
     clean = {k: (int(v) if k != "speed" else v) for k, v in values.items() if not math.isnan(v)}
     out.numbers = Numbers(**clean)
     return out
@@ -505,6 +510,43 @@ def score_genres(text: str, *, weak: bool = True) -> list[GenreScore]:
             gs.words.append(m.group(0))
     order = {g: i for i, g in enumerate(cat.genre_ids())}
     return sorted(found.values(), key=lambda s: (-s.score, s.first, order[s.genre]))
+
+
+@lru_cache(maxsize=1)
+def _unbuilt_keywords() -> list[tuple[str, list[tuple[str, float]]]]:
+    table: dict[str, list[tuple[str, float]]] = {}
+    for g in UNBUILT:
+        for kw in g.names:
+            table.setdefault(kw, []).append((g.id, 3.0))
+        for kw in g.mechanics:
+            table.setdefault(kw, []).append((g.id, 1.0))
+    return sorted(table.items(), key=lambda k: (-len(k[0].rstrip("*")), k[0]))
+
+
+def score_unbuilt(text: str) -> tuple[list[GenreScore], str]:
+    """Genres the embedded studio cannot build that normalized text asks for, best first, and the
+    text with their names blanked (so "bubble shooter" is not also read as a shooter)."""
+    work = text
+    found: dict[str, GenreScore] = {}
+    names = {kw for g in UNBUILT for kw in g.names}
+    blanked = text
+    for kw, owners in _unbuilt_keywords():
+        if _core(kw) not in work:
+            continue
+        rx = _compiled(kw)
+        spans = [x.span() for x in rx.finditer(work)]
+        if not spans:
+            continue
+        for s, e in spans:
+            work = work[:s] + " " * (e - s) + work[e:]
+            if kw in names:
+                blanked = blanked[:s] + " " * (e - s) + blanked[e:]
+        for genre, weight in owners:
+            gs = found.setdefault(genre, GenreScore(genre=genre, score=0, first=spans[0][0], words=[]))
+            gs.score += weight * len(spans) if weight < 3 else weight
+            gs.first = min(gs.first, spans[0][0])
+            gs.words.append(text[spans[0][0]:spans[0][1]])
+    return sorted(found.values(), key=lambda s: (-s.score, s.first)), blanked
 
 
 def confident(scores: Sequence[GenreScore]) -> bool:
@@ -593,6 +635,8 @@ class Reading(BaseModel):
     """What a pitch says, as far as keyword knowledge can tell."""
 
     language: str
+    language_reading: LanguageReading
+    unbuilt: list[GenreScore] = Field(default_factory=list, description="genres asked for that cannot be built")
     genres: list[GenreScore]
     confident: bool
     numbers: NumberRead
@@ -606,8 +650,10 @@ class Reading(BaseModel):
 
 def read_pitch(pitch: str) -> Reading:
     text = normalize(pitch)
-    language = detect_language(text)
-    genres = score_genres(text)
+    lang = detect(text)
+    language = lang.read_as
+    unbuilt, named_text = score_unbuilt(text)
+    genres = score_genres(named_text)
     theme = find_theme(text)
     colours = find_colours(text)
     extras = find_extras(text)
@@ -623,6 +669,8 @@ def read_pitch(pitch: str) -> Reading:
     quoted = _QUOTED.search(unicodedata.normalize("NFKC", pitch or "")[:MAX_TEXT])
     return Reading(
         language=language,
+        language_reading=lang,
+        unbuilt=unbuilt,
         genres=genres,
         confident=confident(genres),
         numbers=nums,
@@ -773,12 +821,22 @@ def criteria_for(spec: Spec) -> list[Criterion]:
             expect.append({"path": "timeLeft", "op": "<=", "value": 0})
         out.append(crit("timer", f"The round ends after {t} seconds.",
                         [{"do": "start"}, {"do": "wait", "ms": (t + 2) * 1000}], expect))
-    if n.lives:
+    if n.lives and not (e is not None and support(spec.genre, "lives", float(n.lives))):
         out.append(crit("lives", f"The player starts with {n.lives} {'life' if n.lives == 1 else 'lives'}.",
                         [{"do": "start"}], [{"path": "lives", "op": "==", "value": n.lives}]))
     if n.target_score:
         out.append(crit("target", f"Reaching {n.target_score} points wins.", [{"do": "start"}],
                         [{"path": "target", "op": "==", "value": n.target_score}]))
+    # every other stated number the game can honour is read back from the running game
+    for field, cid, text in (("levels", "levels", "The game has {v} levels."),
+                             ("moves", "moves", "A round gives {v} moves."),
+                             ("grid", "grid", "The board is {v} cells across."),
+                             ("speed", "speed", "The game runs at {v}× speed.")):
+        value = getattr(n, field)
+        if value is None or (e is not None and support(spec.genre, field, float(value))):
+            continue
+        path = NUMBER_PROBES[field][0]
+        out.append(crit(cid, text.format(v=f"{value:g}"), [{"do": "start"}], [{"path": path, "op": "==", "value": value}]))
     return out
 
 
@@ -909,6 +967,26 @@ def research_plan(pitch: str, reading: Reading | None = None) -> ResearchPlan:
     )
 
 
+def _name(genre: str | None) -> str:
+    return cat.entry(genre).name if genre in cat.genre_ids() else str(genre)
+
+
+def _asked_unbuilt(reading: Reading) -> GenreScore | None:
+    """A genre the embedded studio cannot build, when the pitch names it or describes it at least as
+    well as any genre it can build."""
+    if not reading.unbuilt:
+        return None
+    top = reading.unbuilt[0]
+    best = reading.genres[0].score if reading.genres else 0.0
+    return top if top.score >= 3 or (top.score >= 2 and top.score >= best) else None
+
+
+def _kept(previous: Spec, why: str) -> GenreReading:
+    if previous.reading is not None:
+        return previous.reading.genre
+    return GenreReading(genre=previous.genre, how="kept", fits=None, note=f"{_name(previous.genre)}: {why}")
+
+
 _GENRE_MISMATCH = re.compile(r"not the genre|wrong genre|wrong game|probe '?genre'? failed|genre ==|genre mismatch|not an? [\w-]+ game")
 
 #: what the reducer writes as feedback when a person, not a verdict, asked for a new design
@@ -949,24 +1027,50 @@ def plan(
                 wish = w
                 break
     why: str
+    asked = _asked_unbuilt(reading)
+    unhonoured: list[str] = []
     if wish.genre:
         genre, why = wish.genre, f"Genre {wish.genre}: asked for in {wish.said!r}."
+        chose = GenreReading(genre=genre, how="steering", words=[wish.said], fits=True,
+                             note=f"{_name(genre)}: a person asked for it ({wish.said!r})")
     elif (previous is not None and feedback and not wish.other and _GENRE_MISMATCH.search(normalize(feedback))
           and reading.confident and reading.genres[0].genre == previous.genre):
         # the build was the wrong game for a right design: the design stands, the next build fixes it
         genre = previous.genre
         why = f"Genre {genre}: kept on redesign; the pitch names it and the rejected build was another genre."
+        chose = _kept(previous, "kept on redesign: the pitch names it and the rejected build was another genre")
     elif wish.other or (previous is not None and feedback and not _from_person(feedback, steering)):
         avoid = current or (reading.genres[0].genre if reading.genres else None)
         ranked = [g for g in _ranked(reading, evidence) if g != avoid]
         genre = ranked[0]
         cause = f"a different genre was asked for ({wish.said!r})" if wish.other else "the last design was rejected"
         why = f"Genre {genre}: redesign because {cause}; next best after {avoid}."
+        chose = (GenreReading(genre=genre, how="steering", words=[wish.said], fits=True,
+                              note=f"{_name(genre)}: a person asked for another genre than {avoid}")
+                 if wish.other else
+                 GenreReading(genre=genre, how="nearest", fits=False, asked=_name(avoid) if avoid else None,
+                              note=f"the design as {_name(avoid) if avoid else 'planned'} was rejected; the embedded "
+                                   f"studio built the next best, {_name(genre)}: /approve to keep it, or {AGENT_HINT}"))
     elif previous is not None:
         genre, why = previous.genre, f"Genre {previous.genre}: kept from the previous spec (nobody asked to change it)."
+        chose = _kept(previous, "kept from the previous spec (nobody asked to change it)")
+    elif asked is not None:
+        entry = unbuilt(asked.genre)
+        genre = reading.genres[0].genre if reading.confident else entry.nearest
+        why = f"The pitch asks for {entry.name} ({', '.join(repr(w) for w in asked.words)}), which the embedded studio cannot build; nearest: {genre}."
+        chose = GenreReading(genre=genre, how="nearest", words=list(asked.words), asked=entry.name, fits=False,
+                             note=nearest_note(entry.name, genre))
     elif reading.confident:
         top = reading.genres[0]
         genre, why = top.genre, f"Genre {top.genre}: the pitch names it ({', '.join(repr(w) for w in top.words)})."
+        named = top.score >= 3
+        chose = GenreReading(genre=genre, how="named" if named else "mechanics", words=list(top.words), fits=True,
+                             note=f"{_name(genre)}: the pitch {'names' if named else 'describes'} it "
+                                  f"({', '.join(repr(w) for w in top.words)})")
+        for other in reading.genres[1:]:
+            if other.score >= 3:
+                unhonoured.append(f"the pitch also names {_name(other.genre)} ({', '.join(repr(w) for w in other.words)}): "
+                                  f"the embedded studio builds one genre per game, so it built {_name(genre)}")
     elif evidence:
         ranked_ev = rank_from_evidence(evidence)
         hint = [g.genre for g in reading.genres]
@@ -978,10 +1082,23 @@ def plan(
             genre = hint[0] if hint else FALLBACK_GENRES[0]
             why = f"Genre {genre}: the evidence named no known genre; " + (
                 "the pitch hints at it." if hint else f"{genre} carries any theme.")
+        chose = GenreReading(genre=genre, how="evidence", fits=False, words=[w for g in reading.genres[:1] for w in g.words],
+                             note=f"no genre of the embedded studio fits the pitch for sure; it built the nearest, "
+                                  f"{_name(genre)} (by research): /approve to keep it, or {AGENT_HINT}")
     else:
         return research_plan(pitch, reading)
-    rationale = f"{why} Language: {reading.language}. {_said(reading)}"
+    lang = reading.language_reading
+    rationale = f"{why} Language: {reading.language} ({lang.how}). {_said(reading)}"
     spec = compose(reading, genre, pitch=pitch, seed=seed, rationale=rationale, previous=previous)
+    unhonoured += [f"{x}; the pitch's words are kept as written" for x in reading.numbers.ignored]
+    guesses = [] if any(v is not None for v in reading.numbers.numbers.model_dump().values()) else [
+        "the pitch states no numbers: the game's own defaults apply (the build notes list them)"]
+    if lang.how.startswith("too few clues"):
+        guesses.append(f"language: {lang.how}")
+    spec = spec.model_copy(update={"reading": PitchReading(
+        genre=chose, language=lang,
+        numbers=stated_numbers(reading.numbers.said, reading.numbers.numbers, spec, embedded=True),
+        unhonoured=unhonoured, guesses=guesses)})
     if steering:
         spec, notes = apply_steering(spec, list(steering), genre_changes=False)
         useful = [n for n in notes if not n.startswith("Not understood")]
@@ -995,7 +1112,8 @@ def plan(
 _ODD_BREAKS = "\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"
 _NUMBER_KEYS = (("time limit (s)", "time_limit_s"), ("lives", "lives"), ("target score", "target_score"),
                 ("moves", "moves"), ("levels", "levels"), ("speed", "speed"), ("grid", "grid"))
-_SECTIONS = ("pitch", "rules", "controls", "numbers", "theme", "extras", "acceptance criteria", "rationale")
+_READING = "how the pitch was read"
+_SECTIONS = ("pitch", "rules", "controls", "numbers", "theme", "extras", "acceptance criteria", "rationale", _READING)
 _FIELDS = {
     "": ("genre", "language", "seed"),
     "rules": ("core loop", "win", "lose"),
@@ -1051,8 +1169,27 @@ def spec_markdown(spec: Spec) -> str:
     for c in spec.criteria:
         lines.append(f"- [{c.id}] {_value(c.text)}")
         lines.append("  probe: " + _json.dumps(c.probe.model_dump(mode="json", exclude_defaults=True), ensure_ascii=False))
-    lines += ["", "## Rationale", "", _body(spec.rationale), ""]
+    lines += ["", "## Rationale", "", _body(spec.rationale), "", *_reading_lines(spec.reading)]
     return "\n".join(lines)
+
+
+def _reading_lines(reading: PitchReading | None) -> list[str]:
+    """The pitch-fidelity record as a person reads it. Written, never parsed: edit the values below it."""
+    if reading is None:
+        return []
+    g = reading.genre
+    fits = {True: "fits the pitch", False: "NOT what the pitch asks for", None: "for the Verifier to judge"}[g.fits]
+    out = [f"## {_READING.capitalize()}", "", f"<!-- written by {reading.by}; CRUMB does not read this section back -->",
+           f"- genre: {g.genre} ({g.how}; {fits}): {g.note or '-'}", f"- language: {reading.language.how}"]
+    for n in reading.numbers:
+        where = f"checked by [{n.criterion}]" if n.criterion else "not checked by QA"
+        out.append(f"- number: {n.said or n.field!r} → {n.field} {n.value:g}, {where}" + ("" if n.honoured else f"; NOT BUILT: {n.note}")
+                   + (f" ({n.note})" if n.honoured and n.note else ""))
+    if not reading.numbers:
+        out.append("- numbers: the pitch states none")
+    out += [f"- not honoured: {x}" for x in reading.unhonoured]
+    out += [f"- guessed: {x}" for x in reading.guesses]
+    return [*out, ""]
 
 
 class _Bad(ValueError):
@@ -1148,6 +1285,8 @@ def parse_spec_markdown(text: str, base: Spec) -> Spec:
         if section in ("pitch", "rationale"):
             bodies[section].append(line)
             continue
+        if section == _READING:
+            continue  # the Planner's record, shown for people; the values below say what is built
         if not line.strip():
             continue
         if section == "extras":
@@ -1230,4 +1369,10 @@ def parse_spec_markdown(text: str, base: Spec) -> Spec:
             spec = with_genre(spec.model_copy(update={"genre": base.genre}), spec.genre, "")  # rules follow the genre
             spec = spec.model_copy(update={"rationale": data["rationale"]})
         spec = spec.model_copy(update={"criteria": criteria_for(spec)})
-    return spec
+    return spec.model_copy(update={"reading": after_edit(base.reading, base, spec, by="user")})
+
+
+def reading_for_agent(spec: Spec, pitch: str) -> PitchReading:
+    """CRUMB's own reading of the pitch for a spec an agent wrote (see fidelity.agent_reading)."""
+    reading = read_pitch(pitch)
+    return agent_reading(spec, reading.numbers.numbers, reading.numbers.said, reading.language_reading)

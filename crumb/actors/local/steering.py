@@ -10,6 +10,7 @@ import re
 from collections.abc import Sequence
 
 from crumb.actors.local import catalogue as cat
+from crumb.actors.local.fidelity import after_edit
 from crumb.actors.local.planner import (
     SPEED_FACTOR,
     criteria_for,
@@ -174,4 +175,5 @@ def apply_steering(spec: Spec, messages: Sequence[str], *, genre_changes: bool =
             notes += part_notes
     if spec.numbers != original.numbers or spec.genre != original.genre:
         spec = spec.model_copy(update={"criteria": criteria_for(spec)})
+        spec = spec.model_copy(update={"reading": after_edit(spec.reading, original, spec, by="steering")})
     return spec, notes

@@ -13,7 +13,7 @@ from pydantic import BaseModel, ValidationError
 
 from crumb.protocol.game import DIMENSIONS, Criterion, DimensionScore, JudgeScore, QAResult, Spec
 from crumb.reducer.validator import qa_scores
-from crumb.settings import Settings
+from crumb.settings import Judge
 
 _RANK = {"Minor": 1, "Important": 2, "Critical": 3}
 NUMBER_PATHS = ("lives", "target", "timeLeft")
@@ -71,7 +71,7 @@ def parse_projection(projected: dict[str, Any]) -> tuple[Spec, QAResult, dict[st
     return spec, qa, manifest
 
 
-def judge(projected: dict[str, Any]) -> JudgeScore:
+def judge(projected: dict[str, Any], settings: Judge | None = None) -> JudgeScore:
     """Score the six dimensions from the projected goal, spec, build and QA result, and decide.
 
     Optional `projected["history"]`: earlier QA results of this session ([{"loaded": bool}, ...]);
@@ -80,7 +80,7 @@ def judge(projected: dict[str, Any]) -> JudgeScore:
     spec, qa, manifest = parse_projection(projected)
     ids = _ids(projected)
     goal_id, spec_id, build_id, qa_id = (ids.get(k) for k in ("goal", "spec", "build", "qa"))
-    cfg = Settings().judge
+    cfg = settings or Judge()
 
     def ev(*names: str | None) -> list[str]:
         return [n for n in names if n]
@@ -163,6 +163,17 @@ def judge(projected: dict[str, Any]) -> JudgeScore:
     rules = measured["rules"]
     goal_fit = 3.0 if not genre_ids else (5.0 if all(results.get(g) and results[g].ok for g in genre_ids) else 1.0)
     goal_fit -= sum(1.0 for cid in number_ids if cid in results and not results[cid].ok)
+    # pitch fidelity: the spec's record of how the pitch was read, against what QA checked
+    reading = spec.reading
+    shortfalls = reading.shortfalls() if reading is not None else []
+    unchecked = [] if reading is None else [
+        f"{n.said or n.field} ({n.field})" for n in reading.numbers if n.honoured and n.criterion not in results]
+    if reading is not None:
+        if reading.genre.fits is False:
+            goal_fit = min(goal_fit, 2.0)
+        goal_fit -= 1.0 * (not reading.language.recognised)
+        goal_fit -= 1.0 * sum(1 for n in reading.numbers if not n.honoured) + 0.5 * len(reading.unhonoured)
+        goal_fit -= 0.5 * len(unchecked)
     visuals = 5.0
     if qa.canvas_nonblank is False or not qa.loaded:
         visuals = 0.0 if not qa.loaded else 1.0
@@ -173,9 +184,10 @@ def judge(projected: dict[str, Any]) -> JudgeScore:
     performance = measured.get("performance", 0.0 if not qa.loaded else 3.0)
     raw = {"goal_fit": goal_fit, "runs": runs, "controls": controls, "rules": rules, "visuals": visuals,
            "performance": performance}
+    genre_note = ("genre probe held" if genre_ids and not (genre_ids & set(failed)) else
+                  ("genre probe failed" if genre_ids & set(failed) else "no genre probe in the spec"))
     notes = {
-        "goal_fit": "genre probe held" if genre_ids and not (genre_ids & set(failed)) else
-                    ("genre probe failed" if genre_ids & set(failed) else "no genre probe in the spec"),
+        "goal_fit": "; ".join([genre_note, *shortfalls, *(f"not checked by QA: {u}" for u in unchecked)])[:1000],
         "runs": f"loaded={qa.loaded}, hook={qa.hook}, {len(qa.errors)} console errors",
         "controls": f"input responds: {qa.input_responds}",
         "rules": f"{sum(1 for p in qa.probes if p.ok)}/{len(qa.probes)} probes held",
@@ -198,7 +210,7 @@ def judge(projected: dict[str, Any]) -> JudgeScore:
     if worst >= 2 or not qa.ok:
         verdict = "FAIL"
         severity = severity if worst >= 2 else "Important"
-    elif worst == 1 or total < cfg.pass_threshold:
+    elif worst == 1 or total < cfg.pass_threshold or shortfalls or unchecked:
         verdict = "PARTIAL"  # playable; a person decides. PARTIAL carries no severity (the validator's rule)
         severity = None
     else:
@@ -206,8 +218,12 @@ def judge(projected: dict[str, Any]) -> JudgeScore:
     ordered = sorted(issues, key=lambda i: -_RANK[i.severity])
     head = f"{verdict}" + (f" ({severity})" if severity else "") + f", total {total:g}/5."
     if verdict == "PASS":
-        head += " Every acceptance probe held; QA found no errors."
-    lines = [head] + [f"- [{i.severity}] {i.message}" for i in ordered[:12]]
+        head += " Every acceptance probe held; QA found no errors; the game is the one pitched."
+    person = [f"- [needs a person] {x}" for x in shortfalls]
+    person += [f"- [needs a person] QA did not check {u}" for u in unchecked]
+    if verdict == "PARTIAL" and person:
+        head += " The game plays, but it is not all the pitch asked for:"
+    lines = [head] + person + [f"- [{i.severity}] {i.message}" for i in ordered[:12]]
     if len(ordered) > 12:
         lines.append(f"- … and {len(ordered) - 12} more")
     return JudgeScore(

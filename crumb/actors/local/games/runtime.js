@@ -498,7 +498,8 @@
         var out = JSON.parse(JSON.stringify(extra));
         out.phase = phase; out.score = score; out.lives = lives;
         out.timeLeft = timeLeft === null ? null : Math.round(timeLeft * 1000) / 1000;
-        out.level = level; out.target = target; out.hint = JSON.parse(JSON.stringify(hint));
+        out.level = level; out.levels = levels; out.target = target; out.speed = api.speed;
+        out.hint = JSON.parse(JSON.stringify(hint));
         out.genre = genre; out.time = Math.round(time * 1000) / 1000;
         return out;
       },

@@ -1,0 +1,109 @@
+"""The record of how a pitch was read (Spec.reading): pitch fidelity is judged from it, not assumed.
+
+Pure. The embedded Planner writes it for its own specs; for an agent's spec the dispatcher writes it
+with `agent_reading`, so a number the pitch states is never dropped without a word, whoever planned.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from crumb.actors.local import catalogue as cat
+from crumb.protocol.game import NUMBER_PATHS, Criterion, GenreReading, LanguageReading, Numbers, PitchReading, Spec, StatedNumber
+
+#: where a stated number shows in the game's test hook, and the criterion that checks it
+_IDS = {"time_limit_s": "timer", "lives": "lives", "target_score": "target", "levels": "levels", "moves": "moves",
+        "grid": "grid", "speed": "speed"}
+NUMBER_PROBES: dict[str, tuple[str, str]] = {f: (NUMBER_PATHS[f], cid) for f, cid in _IDS.items()}
+LABELS = {"time_limit_s": "time limit", "lives": "lives", "target_score": "target score", "levels": "levels",
+          "moves": "moves", "grid": "grid size", "speed": "speed"}
+AGENT_HINT = "bind an agent to build it (e.g. --role builder=claude:sonnet)"
+
+
+def genre_name(genre: str) -> str:
+    return cat.entry(genre).name if genre in cat.genre_ids() else genre
+
+
+def support(genre: str, field: str, value: float) -> str | None:
+    """Why the embedded game of `genre` cannot honour field=value, or None when it can."""
+    table = cat.NUMBER_SUPPORT.get(genre)
+    if table is None:
+        return None  # not a catalogue genre: an agent's game, judged by its probes
+    label = LABELS.get(field, field)
+    if field not in table:
+        return f"the embedded {genre_name(genre)} game has no {label}"
+    bounds = table[field]
+    if bounds is not None and not (bounds[0] <= value <= bounds[1]):
+        return f"the embedded {genre_name(genre)} game plays a {label} of {bounds[0]}–{bounds[1]}, not {value:g}"
+    return None
+
+
+def criterion_for(field: str, criteria: Sequence[Criterion]) -> str | None:
+    """The id of the criterion whose probe checks this number in the game (by the state path it reads)."""
+    path, cid = NUMBER_PROBES[field]
+    by_id = [c.id for c in criteria if c.id == cid]
+    by_path = [c.id for c in criteria if any(x.path == path for x in c.probe.expect)]
+    return (by_id or by_path or [None])[0]
+
+
+def stated_numbers(said: dict[str, str], stated: Numbers, spec: Spec, *, embedded: bool) -> list[StatedNumber]:
+    """Each number the pitch states: the field it went to, the criterion that checks it, and whether
+    the spec (and, for the embedded studio, its game) carries it."""
+    out: list[StatedNumber] = []
+    for field, value in stated.model_dump().items():
+        if value is None:
+            continue
+        words = said.get(field, "")
+        carried = getattr(spec.numbers, field)
+        why = support(spec.genre, field, float(value)) if embedded else None
+        criterion = criterion_for(field, spec.criteria)
+        if carried != value:
+            shown = f"does not set {LABELS[field]}" if carried is None else f"has {LABELS[field]} {carried:g}"
+            note = f"the pitch says {words!r} but the spec {shown}"
+            out.append(StatedNumber(field=field, value=value, said=words, criterion=criterion, honoured=False, note=note))
+        elif why:
+            note = f"{why}: {words!r} is not built; {AGENT_HINT}"
+            out.append(StatedNumber(field=field, value=value, said=words, criterion=None, honoured=False, note=note))
+        else:
+            out.append(StatedNumber(field=field, value=value, said=words, criterion=criterion))
+    return out
+
+
+def nearest_note(asked: str, genre: str) -> str:
+    return (f"the embedded studio has no {asked} game; it built the nearest, {genre_name(genre)}: "
+            f"/approve to keep it, or {AGENT_HINT}")
+
+
+def agent_reading(spec: Spec, pitch_numbers: Numbers, said: dict[str, str], language: LanguageReading) -> PitchReading:
+    """CRUMB's own reading of the pitch beside an agent's spec: which numbers it states and whether the
+    spec carries and checks each. The genre is the agent's to judge (fits unknown); its Verifier is told to."""
+    recognised = language.model_copy(update={"recognised": True, "read_as": spec.language or language.read_as})
+    return PitchReading(
+        by="crumb",
+        genre=GenreReading(genre=spec.genre, how="planner", fits=None,
+                           note="chosen by the Planner; the Verifier judges whether it is the game pitched"),
+        language=recognised,
+        numbers=stated_numbers(said, pitch_numbers, spec, embedded=False),
+    )
+
+
+def after_edit(reading: PitchReading | None, before: Spec, after: Spec, by: str) -> PitchReading | None:
+    """A person's edit or steering decides: a genre or number they changed is theirs, not a shortfall."""
+    if reading is None:
+        return None
+    genre = reading.genre
+    if after.genre != before.genre:
+        genre = GenreReading(genre=after.genre, how="person" if by == "user" else "steering", fits=True,
+                             note=f"{genre_name(after.genre)}: a person asked for it")
+    numbers = []
+    for n in reading.numbers:
+        now = getattr(after.numbers, n.field)
+        if now != getattr(before.numbers, n.field):
+            shown = "not set" if now is None else f"{now:g}"
+            why = support(after.genre, n.field, float(now)) if now is not None and reading.by != "crumb" else None
+            numbers.append(n.model_copy(update={
+                "honoured": why is None, "criterion": criterion_for(n.field, after.criteria),
+                "note": f"{LABELS[n.field]}: a person changed {n.said!r} to {shown}" + (f", but {why}" if why else "")}))
+        else:
+            numbers.append(n.model_copy(update={"criterion": criterion_for(n.field, after.criteria) if n.honoured else None}))
+    return reading.model_copy(update={"genre": genre, "numbers": numbers})

@@ -1,0 +1,71 @@
+"""Pitch fidelity end to end, as a user runs it: real `crumb run` processes, real QA in Chromium.
+
+The four pitches of issue 13 end honestly (PARTIAL with a reason a designer understands, never a plain
+PASS); a game that ignores the numbers the pitch states fails their probes and is fixed; the judge's
+settings in crumb.toml change the verdict the embedded Verifier itself gives.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from tests.daemon.conftest import crumb, events
+
+pytestmark = pytest.mark.timeout(900)  # several sessions with real QA on a loaded 2-core machine
+
+
+def run(root: Path, *args: str) -> tuple[int, dict]:
+    out = crumb(root, "run", "--json", *args, timeout=600)
+    assert out.stdout.strip(), out.stderr
+    return out.returncode, json.loads(out.stdout)
+
+
+@pytest.mark.parametrize(("pitch", "reason"), [
+    ("Minesweeper: click squares to clear a board hiding mines", "has no Minesweeper game"),
+    ("Manoeuvreer het gele poppetje door nauwe gangetjes vol bolletjes en ontwijk de spookjes",
+     "has no maze chase (Pac-Man) game"),
+    ("juego de la serpiente de 60 segundos", "the pitch is in Spanish"),
+])
+def test_a_pitch_the_embedded_studio_cannot_honour_waits_for_a_person_with_the_reason(root, pitch, reason):
+    code, got = run(root, pitch)
+    assert code == 3 and got["waiting_for"] == "approval" and got["verdict"] == "PARTIAL", got
+    assert reason in got["feedback"], got["feedback"]
+    spec = events(root, got["session"], "spec")[-1]["data"]
+    assert spec["reading"]["genre"]["fits"] is False or spec["reading"]["language"]["recognised"] is False
+    qa = events(root, got["session"], "qa.result")[-1]["data"]
+    assert qa["ok"] is True  # the game plays: what keeps it from PASS is that it is not the pitch
+    md = (root / "sessions" / got["session"] / "artifacts" / "spec.md").read_text()
+    assert "## How the pitch was read" in md
+    approved = crumb(root, "approve", got["session"])
+    assert approved.returncode == 0, approved.stderr
+
+
+def test_a_game_that_ignores_the_stated_numbers_fails_their_probes_and_is_fixed(root):
+    pitch = "snake with 3 lives, 7 levels, a 12x12 grid and 200 points to win"
+    code, got = run(root, pitch, "--fault", "wrongnumbers")
+    assert code == 0 and got["done"] == "pass" and got["round"] == 2, got
+    first, last = events(root, got["session"], "qa.result")[0]["data"], events(root, got["session"], "qa.result")[-1]["data"]
+    failed = {p["id"] for p in first["probes"] if not p["ok"]}
+    assert {"lives", "levels", "grid", "target"} <= failed, first["probes"]
+    assert all(p["ok"] for p in last["probes"]) and {"lives", "levels", "grid", "target"} <= {p["id"] for p in last["probes"]}
+    audit = events(root, got["session"], "audit")[0]["data"]
+    assert audit["verdict"] == "FAIL" and audit["severity"] == "Important"
+
+
+def test_a_move_limit_is_read_back_from_the_running_game(root):
+    code, got = run(root, "match-3 with 25 moves", "--fault", "wrongnumbers")
+    assert code == 0 and got["round"] == 2, got
+    first = events(root, got["session"], "qa.result")[0]["data"]
+    moves = next(p for p in first["probes"] if p["id"] == "moves")
+    assert moves["ok"] is False and moves["observed"] == {"movesLeft": 26}, moves
+
+
+def test_the_judge_settings_of_crumb_toml_change_the_embedded_verifiers_own_verdict(root):
+    (root / "crumb.toml").write_text("[settings.judge]\nprobe_fail_cap = 1.5\n")
+    code, got = run(root, "snake with 3 lives", "--fault", "wrongnumbers")
+    assert code == 0 and got["round"] == 2, got
+    judged = events(root, got["session"], "judge.score")[0]["data"]
+    assert judged["verdict"] == "FAIL" and judged["total"] == 1.5, judged  # the Verifier's own cap, not the default 3
