@@ -51,6 +51,8 @@ class ActorRequest(BaseModel):
     binding: Binding = Field(default_factory=Binding)
     limits: Limits = Field(default_factory=Limits)
     log_path: Path | None = Field(default=None, description="where stdout/stderr of the run are streamed")
+    read_only: list[Path] = Field(default_factory=list,
+                                  description="what the actor's process may read but never write (sandbox.py)")
 
 
 class ActorResult(BaseModel):

@@ -196,8 +196,8 @@ class Dispatcher:
                     meta=Meta(harness="playwright", duration_ms=result.duration_ms))
 
     def _work_dir(self, session: str, effect: Effect) -> Path:
-        """Where an actor may write. Builder and Verifier get private folders outside the session (mode
-        0700), holding only what they may see, so no agent can walk up to the transcript."""
+        """Where an actor may write: a private folder outside the session (mode 0700) for every role,
+        holding only what it may see, so no agent can walk up to the transcript."""
         sdir = paths.session_dir(self.root, session)
         actor = effect["actor"]
         if actor == "builder":
@@ -208,9 +208,7 @@ class Dispatcher:
             manifest = (effect["input"].get("build") or {}).get("manifest") or {}
             base = Path(tempfile.mkdtemp(prefix="crumb-verify-")) / "work"
             return prepare_verifier_dir(base, effect["input"], sdir / manifest.get("dir", "artifacts/game"))
-        work = sdir / "work" / f"{actor}-{effect['id'].replace('.', '-')}"
-        work.mkdir(parents=True, exist_ok=True)
-        return work
+        return Path(tempfile.mkdtemp(prefix=f"crumb-{actor}-"))
 
     @staticmethod
     def _publish_game(sdir: Path, work: Path) -> Path:
@@ -264,7 +262,7 @@ class Dispatcher:
             request = ActorRequest(
                 role=actor, session=session, effect_id=effect["id"], work_dir=work_dir, input=effect["input"],
                 binding=binding, limits=Limits(**{k: v for k, v in limits_cfg.items() if k in ("wall_s", "idle_s")}),
-                log_path=log_path,
+                log_path=log_path, read_only=self._read_only(),
             )
             adapter = self._adapter_lookup(binding.harness)
             result = adapter.run(request, progress, cancel)
@@ -285,8 +283,13 @@ class Dispatcher:
             self.append(session, "effect.failed", {**common, "error": message}, body=f"{actor} failed: {message[:150]}",
                         effect=effect["id"], meta=usage)
         finally:
-            if actor in ("verifier", "builder") and work_dir is not None:
+            if work_dir is not None:
                 shutil.rmtree(work_dir.parent if actor == "verifier" else work_dir, ignore_errors=True)
+
+    def _read_only(self) -> list[Path]:
+        """What an agent's process may not write: every transcript, the inbox, CRUMB's state, crumb.toml."""
+        return [paths.sessions_dir(self.root), paths.inbox_dir(self.root), paths.state_dir(self.root),
+                self.root / "crumb.toml"]
 
     def _record_result(self, session: str, effect: Effect, actor: str, result: ActorResult, usage: Meta, work_dir: Path) -> None:
         payload = result.payload
