@@ -17,6 +17,7 @@ from typing import Any
 import click
 from ulid import ULID
 
+from crumb.actors.harness import local_only
 from crumb.daemon import pitch_file
 from crumb.daemon.files import InboxWriteError, drop_inbox_file
 from crumb.daemon.lock import daemon_status
@@ -110,6 +111,7 @@ def drop_pitch(root: Path, text: str, *, preset: str | None, seed: int | None, f
     check_preset(root, preset)
     session = str(ULID())
     body = pitch_file.pitch_text(text, session=session, preset=preset, seed=seed, fault=fault, bindings=bindings)
+    local_only.grant(root, session, bindings)  # a person at the machine chose these commands
     return session, drop(paths.inbox_dir(root), body, stem="pitch")
 
 

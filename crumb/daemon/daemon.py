@@ -21,6 +21,7 @@ from typing import Any
 
 from ulid import ULID
 
+from crumb.actors.harness import local_only
 from crumb.config import load_settings
 from crumb.daemon import files, grammar
 from crumb.daemon.lock import DaemonLock
@@ -257,6 +258,11 @@ class Daemon:
         if req.session and not paths.SESSION_ID.match(req.session.upper()):
             self._reject_pitch(path, f"session {req.session[:40]!r} in the front matter is not a ULID "
                                      "(26 characters, as `crumb pitch` makes): drop that line to start a new session")
+            return
+        try:  # a program of the pitch's choosing runs only if a person at the machine chose it
+            local_only.check_remote(self.root, req.bindings, "a pitch file", local_only.granted(self.root, req.session))
+        except ValueError as err:
+            self._reject_pitch(path, str(err))
             return
         session = req.session.upper() if req.session else pitch_session_id(source)
         live = self.sessions.get(session) or self._load(session)

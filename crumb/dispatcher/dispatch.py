@@ -22,6 +22,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from crumb.actors.harness import local_only
 from crumb.actors.harness.bindings import rooted
 from crumb.actors.harness.verifier_dir import prepare_verifier_dir
 from crumb.actors.base import ActorError, ActorRequest, ActorResult, Adapter, Binding, Limits, ProgressUpdate
@@ -238,6 +239,9 @@ class Dispatcher:
             bad: str | None = _one_line(err)
         else:
             bad = None
+        command = binding.options.get("command") if binding.harness == "command" else None
+        if bad is None and binding.origin == "user" and isinstance(command, str) and not local_only.is_allowed(self.root, command):
+            bad = local_only.refusal(actor, command, "a /swap")  # steering comes from files anyone may drop
         sdir = paths.session_dir(self.root, session)
         log_path = sdir / "logs" / f"{effect['id'].replace('.', '-')}-{actor}.log"
         log_path.parent.mkdir(parents=True, exist_ok=True)

@@ -90,11 +90,13 @@ class SteerRequest(BaseModel):
 def check_choices(root: Path, req: PitchRequest) -> None:
     """Refuse a preset or harness the daemon would not find, before anything is written: the daemon
     would only fall back to the offline studio, and the person would learn it from the timeline."""
+    from crumb.actors.harness import local_only
     from crumb.daemon.pitch_file import check_bindings, check_preset
 
     try:  # the checks `crumb pitch --preset --role` makes
         check_preset(root, req.preset)
         check_bindings(req.bindings)
+        local_only.check_remote(root, req.bindings, "the Studio")
     except ValueError as err:
         raise BadRequest(str(err)) from None
 
