@@ -27,6 +27,7 @@ from crumb.reducer.replay import replay_file
 from crumb.reducer.state import SessionState
 from crumb.store import paths
 from crumb.store.reader import Cursor, TranscriptError, read_events
+from crumb.terminal import safe
 
 
 def root_of(ctx: click.Context) -> Path:
@@ -185,7 +186,7 @@ def game_path(root: Path, session: str) -> Path:
 
 def describe_done(root: Path, state: SessionState) -> str:
     done = state.done or {}
-    return f"{state.session}: done ({done.get('reason')}) {done.get('detail', '')}\n  game: {game_path(root, state.session)}"
+    return safe(f"{state.session}: done ({done.get('reason')}) {done.get('detail', '')}") + f"\n  game: {game_path(root, state.session)}"
 
 
 def outcome(root: Path, state: SessionState) -> dict[str, Any]:
@@ -300,8 +301,8 @@ def ls(ctx: click.Context, as_json: bool) -> None:
             continue
         verdict = (s.get("verdicts") or [{}])[-1].get("verdict", "-") if s.get("verdicts") else "-"
         done = (s.get("done") or {}).get("reason", "")
-        click.echo(f"{session}  {s.get('phase', '?'):<11} {verdict:<8} {done:<12} {s.get('genre') or '-':<10} "
-                   f"{(s.get('pitch') or '')[:50]}")
+        click.echo(safe(f"{session}  {s.get('phase', '?'):<11} {verdict:<8} {done:<12} {s.get('genre') or '-':<10} "
+                        f"{(s.get('pitch') or '')[:50]}"))
 
 
 @click.command()
@@ -324,15 +325,15 @@ def print_summary(s: dict[str, Any], as_json: bool) -> None:
         click.echo(json.dumps(s, ensure_ascii=False, indent=2))
         return
     click.echo(f"session   {s['session']}")
-    click.echo(f"pitch     {s.get('pitch') or '-'}")
+    click.echo(safe(f"pitch     {s.get('pitch') or '-'}"))  # what a pitch, spec or agent wrote is shown, not obeyed
     click.echo(f"phase     {s['phase']}" + (f" (waiting for {s['waiting_for']})" if s.get("waiting_for") else "")
                + (" [paused]" if s.get("paused") else ""))
-    click.echo(f"game      {s.get('title') or '-'} ({s.get('genre') or '-'}), round {s['round']}")
+    click.echo(safe(f"game      {s.get('title') or '-'} ({s.get('genre') or '-'}), round {s['round']}"))
     for v in s.get("verdicts") or []:
         click.echo(f"verdict   round {v['round']}: {v['verdict']} {v.get('severity') or ''} total {v.get('total')}"
                    f" ({v.get('corrections', 0)} corrections)")
     if s.get("done"):
-        click.echo(f"done      {s['done']['reason']}: {s['done'].get('detail', '')}")
+        click.echo(safe(f"done      {s['done']['reason']}: {s['done'].get('detail', '')}"))
     for e in s.get("pending") or []:
         click.echo(f"pending   {e['kind']} {e.get('actor') or ''} (attempt {e.get('attempt', 1)}) {e['id']}")
     used = ", ".join(f"{k} {v['used']:g}/{v['limit']:g}" for k, v in (s.get("budgets") or {}).items())
@@ -356,7 +357,7 @@ def tail(ctx: click.Context, session: str, follow_: bool, lines: int, as_json: b
         if as_json:
             click.echo(json.dumps(event, ensure_ascii=False))
         else:
-            click.echo(f"{event['seq']:>5} {event['ts'][11:19]} {event['from']:<10} {event['kind']:<16} {event.get('body', '')}")
+            click.echo(safe(f"{event['seq']:>5} {event['ts'][11:19]} {event['from']:<10} {event['kind']:<16} {event.get('body', '')}"))
 
     try:
         recent: deque[dict[str, Any]] = deque(maxlen=max(lines, 0))

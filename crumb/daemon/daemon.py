@@ -23,6 +23,7 @@ from ulid import ULID
 
 from crumb.actors.harness import local_only
 from crumb.config import load_settings
+from crumb.terminal import safe
 from crumb.daemon import files, grammar
 from crumb.daemon.lock import DaemonLock
 from crumb.dispatcher.dispatch import Dispatcher, spec_markdown
@@ -162,7 +163,7 @@ class Daemon:
 
     def _say(self, text: str) -> None:
         if self.echo:
-            print(f"{time.strftime('%H:%M:%S')} {text}", file=sys.stderr, flush=True)
+            print(f"{time.strftime('%H:%M:%S')} {safe(text)}", file=sys.stderr, flush=True)  # pitches hold anything
 
     # ------------------------------------------------------------ sessions and their transcripts
 

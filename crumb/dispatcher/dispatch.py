@@ -293,7 +293,7 @@ class Dispatcher:
     def _read_only(self) -> list[Path]:
         """What an agent's process may not write: every transcript, the inbox, CRUMB's state, crumb.toml."""
         return [paths.sessions_dir(self.root), paths.inbox_dir(self.root), paths.state_dir(self.root),
-                self.root / "crumb.toml"]
+                self.root / "crumb.toml", self.root / "presets"]
 
     def _record_result(self, session: str, effect: Effect, actor: str, result: ActorResult, usage: Meta, work_dir: Path) -> None:
         payload = result.payload

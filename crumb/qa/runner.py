@@ -225,7 +225,12 @@ class _Engine:
         def used() -> float:  # seconds of the budget spent, not counting time the machine stood still
             return time.monotonic() - started - (self.stalled - stalled_before)
 
-        static = await asyncio.to_thread(check_static, game_dir, entry, manifest, self.settings)
+        try:  # the static stage reads the folder: bounded by the check's own budget like the browser stage
+            static = await asyncio.wait_for(asyncio.to_thread(check_static, game_dir, entry, manifest, self.settings),
+                                            self.settings.timeout_s)
+        except asyncio.TimeoutError:
+            static = StaticReport()
+            static.add("timeout", f"reading the game folder took over {self.settings.timeout_s:g} s (qa.timeout_s)", "Critical")
         report, error, rechecked = PlayReport(ev=Evidence()), None, None
         if static.entry_ok:
             report, error = await self._browser_stage(game_dir, entry, criteria, controls, used)

@@ -52,3 +52,20 @@ def test_fail_as_json_exits_1() -> None:
     data = json.loads(result.output)
     assert data["ok"] is False and "https://cdn.example.com/engine.min.js" in data["blocked"]
     assert "remote_url" in {f["code"] for f in data["findings"]}
+
+
+@pytest.mark.browser
+def test_crumb_qa_on_a_folder_holding_a_fifo_exits(tmp_path: Path) -> None:
+    import os
+    import subprocess
+    import sys
+
+    chromium_or_skip()
+    game = tmp_path / "game"
+    game.mkdir()
+    (game / "index.html").write_text((GAMES / "mini" / "index.html").read_text())
+    os.mkfifo(game / "music.js")
+    done = subprocess.run([sys.executable, "-m", "crumb", "qa", str(game), "--json"], capture_output=True, text=True,
+                          timeout=180)  # before: never exited
+    report = json.loads(done.stdout)
+    assert done.returncode == 1 and any(f["code"] == "not_a_file" for f in report["findings"]), done.stdout[-2000:]
