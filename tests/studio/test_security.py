@@ -168,7 +168,7 @@ def test_headers_pages_and_preview(studio: Studio, client: httpx.Client, scripte
     page = client.get(f"/s/{scripted.session}")
     csp = page.headers["content-security-policy"]
     assert "script-src 'self';" in csp and "unsafe-inline" not in csp.split("style-src")[0]
-    assert f"frame-src http://127.0.0.1:{studio.preview_port}" in csp and "frame-ancestors 'none'" in csp
+    assert f"frame-src http://localhost:{studio.preview_port}" in csp and "frame-ancestors 'none'" in csp  # another site
     game = httpx.get(f"http://127.0.0.1:{studio.preview_port}/s/{scripted.session}/index.html")
     gcsp = game.headers["content-security-policy"]
     assert "connect-src 'none'" in gcsp and "sandbox allow-scripts" in gcsp
