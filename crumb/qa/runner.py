@@ -24,6 +24,7 @@ from playwright.async_api import Error as PlaywrightError
 from crumb.protocol.game import Criterion, Finding, Manifest, ProbeResult, QAResult
 from crumb.qa.browser import BrowserNotFound, find_chromium, launch_args
 from crumb.qa.fence import Fence, open_fence
+from crumb.qa.limits import open_limits
 from crumb.qa.page import Aborted, Evidence, Hang
 from crumb.qa.play import ContextPool, PlayReport, play
 from crumb.qa.server import GameServer
@@ -104,6 +105,7 @@ class _Engine:
         self.settings = settings
         self.chromium = chromium
         self.fence = fence or Fence("none", "no fence given")
+        self.limits = open_limits(f"{id(self):x}")  # the browser's memory and process caps
         self.pw: Playwright | None = None
         self.browser: Browser | None = None
         self.driver_pid: int | None = None
@@ -150,7 +152,7 @@ class _Engine:
         self.driver_pid = fresh[0] if len(fresh) == 1 else None
         self.dead = False
         self.browser = await asyncio.wait_for(self.pw.chromium.launch(
-            executable_path=str(exe), headless=True, args=launch_args(self.fence.active), timeout=LAUNCH_TIMEOUT_S * 1000,
+            executable_path=str(self.limits.wrap(exe)), headless=True, args=launch_args(self.fence.active), timeout=LAUNCH_TIMEOUT_S * 1000,
         ), LAUNCH_TIMEOUT_S + 5)
         self.browser.on("disconnected", self._disconnected)
         if self.driver_pid:
@@ -217,6 +219,7 @@ class _Engine:
             await self._stop()
         self._park.stop()
         self._park_dir.cleanup()
+        self.limits.close()
 
     async def check(self, game_dir: Path, entry: str, criteria: Sequence[Criterion], manifest: Manifest | None,
                     build_id: str | None, out_dir: Path | None, controls: Sequence[str]) -> QAResult:
@@ -260,7 +263,7 @@ class _Engine:
         try:
             with GameServer(game_dir) as server:  # on this thread: inside the fence, beside the browser
                 self.fence.allow(server.port_in_use)
-                since = time.monotonic()
+                since, kills = time.monotonic(), self.limits.kills()
                 if not self.fence.active:  # say what the fence really was
                     ev.find("no_network_fence", self.fence.why, "Minor")
                 try:
@@ -271,6 +274,9 @@ class _Engine:
                 finally:
                     for attempt in self.fence.attempts(since):  # what went below request interception
                         ev.block(attempt.url())
+                    if self.limits.kills() > kills:
+                        ev.find("memory_limit", f"the game went over QA's browser limits ({self.limits.why}): "
+                                "the kernel killed its page", "Critical")
         except asyncio.TimeoutError:
             error = f"QA timed out after {self.settings.timeout_s:g} s"
             ev.find("timeout", f"{error}; raise qa.timeout_s if the game is just slow", "Critical")
