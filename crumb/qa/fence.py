@@ -9,7 +9,8 @@ Whatever the browser starts inherits the namespace. A packet socket on that loop
 connection attempt and UDP datagram, so QA can name what a game tried even where interception never saw it.
 
 Where the namespace is refused (not root, no user namespaces), `open_fence()` says why and QA falls back
-to interception plus launch flags (`FALLBACK_ARGS`): measured in tests/qa/test_fence.py.
+to interception plus launch flags (`FALLBACK_ARGS`), measured in tests/qa/test_fence.py: they stop
+WebRTC over UDP only; workers' requests, TURN over TCP and WebTransport still reach the host's loopback.
 """
 
 from __future__ import annotations

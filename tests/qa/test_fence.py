@@ -121,6 +121,24 @@ def test_hostile_game_reaches_no_host_service_and_qa_names_every_attempt(listene
     page_fetch.sock.close()
 
 
+def test_the_fallback_without_a_namespace_is_measured_and_says_so(listeners: dict[str, Listener], tmp_path: Path,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """No namespace (an unprivileged machine): the launch flags stop WebRTC's UDP, interception stops the
+    page's own requests, every result carries `no_network_fence`; what still gets through is printed."""
+    chromium_or_skip()
+    monkeypatch.setenv("CRUMB_QA_NETNS", "0")
+    page_fetch = Listener("127.0.0.1", False)
+    ports = {name: listener.port for name, listener in listeners.items()} | {"page_fetch": page_fetch.port}
+    with QARunner(FAST) as qa:
+        assert not qa.fence.active
+        result = qa.check(hostile_game(tmp_path / "hostile", ports))
+    leaked = sorted(name for name, listener in listeners.items() if listener.got)
+    print(f"fallback: reached the host's loopback: {leaked or 'nothing'}")
+    assert not listeners["rtc_stun"].got and not page_fetch.got
+    assert any(f.code == "no_network_fence" and f.severity == "Minor" for f in result.findings)
+    page_fetch.sock.close()
+
+
 def test_good_game_inside_the_fence_passes_and_blocks_nothing() -> None:
     chromium_or_skip()
     with QARunner(FAST) as qa:

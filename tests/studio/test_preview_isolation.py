@@ -18,7 +18,7 @@ import httpx
 import pytest
 
 from crumb.studio.server import Studio
-from tests.studio.conftest import open_session, post_headers  # noqa: F401
+from tests.studio.conftest import open_session
 from tests.studio.scripted import Scripted
 from tests.wait import wait_until
 

@@ -4,7 +4,6 @@ work out, and symlinks it makes, and only the dispatcher's writer's lines reach 
 from __future__ import annotations
 
 import json
-import os
 import sys
 from pathlib import Path
 
