@@ -53,6 +53,8 @@ class ActorRequest(BaseModel):
     limits: Limits = Field(default_factory=Limits)
     log_path: Path | None = Field(default=None, description="where stdout/stderr of the run are streamed")
     settings: Settings = Field(default_factory=Settings, description="the session's settings (a judge's thresholds)")
+    read_only: list[Path] = Field(default_factory=list,
+                                  description="what the actor's process may read but never write (sandbox.py)")
 
 
 class ActorResult(BaseModel):

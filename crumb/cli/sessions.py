@@ -20,6 +20,7 @@ import click
 from ulid import ULID
 
 from crumb.cli.verdict import describe, exit_code, next_commands, outcome, settled
+from crumb.actors.harness import local_only
 from crumb.daemon import pitch_file
 from crumb.daemon.files import InboxWriteError, drop_inbox_file
 from crumb.daemon.lock import daemon_status
@@ -29,6 +30,7 @@ from crumb.reducer.replay import replay_file
 from crumb.reducer.state import SessionState
 from crumb.store import paths
 from crumb.store.reader import Cursor, TranscriptError, read_events
+from crumb.terminal import safe
 
 
 def root_of(ctx: click.Context) -> Path:
@@ -138,6 +140,7 @@ def drop_pitch(root: Path, text: str, *, preset: str | None, seed: int | None, f
     session = str(ULID())
     body = pitch_file.pitch_text(text, session=session, preset=preset, seed=seed, fault=fault, bindings=bindings,
                                  fallback="allow" if allow_fallback else None)
+    local_only.grant(root, session, bindings)  # a person at the machine chose these commands
     return session, drop(paths.inbox_dir(root), body, stem="pitch")
 
 
@@ -299,8 +302,8 @@ def ls(ctx: click.Context, as_json: bool) -> None:
             continue
         verdict = (s.get("verdicts") or [{}])[-1].get("verdict", "-") if s.get("verdicts") else "-"
         done = (s.get("done") or {}).get("reason", "")
-        click.echo(f"{session}  {s.get('phase', '?'):<11} {verdict:<8} {done:<12} {cast_mark(s):<18} "
-                   f"{s.get('genre') or '-':<10} {(s.get('pitch') or '')[:50]}")
+        click.echo(safe(f"{session}  {s.get('phase', '?'):<11} {verdict:<8} {done:<12} {cast_mark(s):<18} "
+                        f"{s.get('genre') or '-':<10} {(s.get('pitch') or '')[:50]}"))
 
 
 def cast_mark(s: dict[str, Any]) -> str:
@@ -335,18 +338,18 @@ def print_summary(s: dict[str, Any], as_json: bool, root: Path) -> None:
         click.echo(json.dumps(s, ensure_ascii=False, indent=2))
         return
     click.echo(f"session   {s['session']}")
-    click.echo(f"pitch     {s.get('pitch') or '-'}")
+    click.echo(safe(f"pitch     {s.get('pitch') or '-'}"))  # what a pitch, spec or agent wrote is shown, not obeyed
     click.echo(f"phase     {s['phase']}" + (f" (waiting for {s['waiting_for']})" if s.get("waiting_for") else "")
                + (" [paused]" if s.get("paused") else ""))
-    click.echo(f"game      {s.get('title') or '-'} ({s.get('genre') or '-'}), round {s['round']}")
+    click.echo(safe(f"game      {s.get('title') or '-'} ({s.get('genre') or '-'}), round {s['round']}"))
     for v in s.get("verdicts") or []:
         click.echo(f"verdict   round {v['round']}: {v['verdict']} {v.get('severity') or ''} total {v.get('total')}"
                    f" ({v.get('corrections', 0)} corrections)")
     if s.get("done"):
-        click.echo(f"done      {s['done']['reason']}" + (" (fallback)" if s.get("fallback") else "")
-                   + f": {s['done'].get('detail', '')}")
+        click.echo(safe(f"done      {s['done']['reason']}" + (" (fallback)" if s.get("fallback") else "")
+                        + f": {s['done'].get('detail', '')}"))
     elif s.get("waiting_for") == "approval":
-        click.echo(f"reason    {s.get('feedback') or 'the verifier gave no reason'}")
+        click.echo(safe(f"reason    {s.get('feedback') or 'the verifier gave no reason'}"))
         click.echo(f"next      {'  |  '.join(next_commands(root, s['session']))}")
     for role, text in (s.get("played_text") or {}).items():
         click.echo(f"played    {role:<10} {text}")
@@ -373,7 +376,7 @@ def tail(ctx: click.Context, session: str, follow_: bool, lines: int, as_json: b
         if as_json:
             click.echo(json.dumps(event, ensure_ascii=False))
         else:
-            click.echo(f"{event['seq']:>5} {event['ts'][11:19]} {event['from']:<10} {event['kind']:<16} {event.get('body', '')}")
+            click.echo(safe(f"{event['seq']:>5} {event['ts'][11:19]} {event['from']:<10} {event['kind']:<16} {event.get('body', '')}"))
 
     try:
         recent: deque[dict[str, Any]] = deque(maxlen=max(lines, 0))

@@ -15,6 +15,7 @@ from crumb.protocol.events import ROLES
 from crumb.reducer.played import fell_back, label
 from crumb.reducer.state import SessionState
 from crumb.store import paths
+from crumb.terminal import safe
 
 EXIT_PASS = 0  # PASS (or approved), every role played by the harness it was bound to
 EXIT_NOT_PASSED = 1  # done otherwise: FAIL, budget, circuit_open, cancelled, error
@@ -79,11 +80,12 @@ def describe(root: Path, state: SessionState) -> str:
     game = game_path(root, state.session)
     if state.done is not None:
         mark = ", fallback" if fell_back(state.played) else ""
-        lines = [f"{state.session}: done ({done.get('reason')}{mark}) {done.get('detail', '')}".rstrip()]
-    else:
+        lines = [safe(f"{state.session}: done ({done.get('reason')}{mark}) {done.get('detail', '')}".rstrip())]
+    else:  # the reason is a verifier's words: each line shown, never obeyed (crumb.terminal)
         v = last_verdict(state)
+        reason = (state.feedback or "the verifier gave no reason").split("\n")
         lines = [f"{state.session}: waiting for a person — {v.get('verdict', 'PARTIAL')} at round {v.get('round', state.round)}"
-                 f" (total {v.get('total')}): {state.feedback or 'the verifier gave no reason'}"]
+                 f" (total {v.get('total')}): {safe(reason[0])}", *(safe(r) for r in reason[1:])]
     if state.played:
         lines.append(f"  played: {cast_line(state)}")
     if waits_for_person(state):

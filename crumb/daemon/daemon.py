@@ -21,7 +21,9 @@ from typing import Any
 
 from ulid import ULID
 
+from crumb.actors.harness import local_only
 from crumb.config import load_settings
+from crumb.terminal import safe
 from crumb.daemon import files, grammar
 from crumb.daemon.lock import DaemonLock
 from crumb.dispatcher.dispatch import Dispatcher, spec_markdown
@@ -161,7 +163,7 @@ class Daemon:
 
     def _say(self, text: str) -> None:
         if self.echo:
-            print(f"{time.strftime('%H:%M:%S')} {text}", file=sys.stderr, flush=True)
+            print(f"{time.strftime('%H:%M:%S')} {safe(text)}", file=sys.stderr, flush=True)  # pitches hold anything
 
     # ------------------------------------------------------------ sessions and their transcripts
 
@@ -257,6 +259,11 @@ class Daemon:
         if req.session and not paths.SESSION_ID.match(req.session.upper()):
             self._reject_pitch(path, f"session {req.session[:40]!r} in the front matter is not a ULID "
                                      "(26 characters, as `crumb pitch` makes): drop that line to start a new session")
+            return
+        try:  # a program of the pitch's choosing runs only if a person at the machine chose it
+            local_only.check_remote(self.root, req.bindings, "a pitch file", local_only.granted(self.root, req.session))
+        except ValueError as err:
+            self._reject_pitch(path, str(err))
             return
         session = req.session.upper() if req.session else pitch_session_id(source)
         live = self.sessions.get(session) or self._load(session)

@@ -130,8 +130,14 @@ _BOMS = (
 
 def _show(name: str, limit: int = 120) -> str:
     """A file name safe to put in a one-line message (control characters escaped, long names cut)."""
-    shown = "".join(ch if ch.isprintable() else repr(ch)[1:-1] for ch in name)
-    return shown if len(shown) <= limit else shown[: limit - 1] + "…"
+    from crumb.terminal import safe
+
+    return safe(name, limit)
+
+
+def _too_big(shown: str, size: int, max_bytes: int) -> str:
+    return (f"{shown} is {size} bytes, over the inbox limit of {max_bytes} bytes: "
+            "shorten it, or raise max_bytes under [settings.inbox] in crumb.toml (then restart crumb watch)")
 
 
 def read_inbox_file(path: Path, *, max_bytes: int) -> InboxRead | InboxReject | None:
@@ -164,6 +170,8 @@ def read_inbox_file(path: Path, *, max_bytes: int) -> InboxRead | InboxReject | 
     if not stat.S_ISREG(mode):
         kind = "a named pipe (FIFO)" if stat.S_ISFIFO(mode) else "a socket" if stat.S_ISSOCK(mode) else "a device"
         return InboxReject(path=path, message=f"{shown} is {kind}, not a file: save a regular text file instead")
+    if st.st_size > max_bytes:  # told from stat alone: a huge (or sparse) file is never read, let alone hashed
+        return InboxReject(path=path, message=_too_big(shown, st.st_size, max_bytes))
 
     try:
         fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
@@ -198,10 +206,7 @@ def read_inbox_file(path: Path, *, max_bytes: int) -> InboxRead | InboxReject | 
         return InboxReject(
             path=path,
             source=source,
-            message=(
-                f"{shown} is {total} bytes, over the inbox limit of {max_bytes} bytes: "
-                "shorten it, or raise max_bytes under [settings.inbox] in crumb.toml (then restart crumb watch)"
-            ),
+            message=_too_big(shown, total, max_bytes),
         )
     text_or_problem = _decode(bytes(kept))
     if isinstance(text_or_problem, tuple):

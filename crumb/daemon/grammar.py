@@ -81,10 +81,17 @@ def front_matter_value(value: str) -> str:
     raise ValueError(f"{value[:60]!r} holds both quote characters and ' #' or a leading quote: drop one of them")
 
 
+def _odd(ch: str) -> bool:
+    """A character no binding may hold: a control character, or whitespace other than the plain space
+    (a tab would split a command's arguments where the person saw one word)."""
+    return ch != " " and (ch.isspace() or not ch.isprintable())
+
+
 def _binding_value(key: str, value: str, no: int) -> str:
     """'harness[:model]'; only a command (`command:./tool --fast`) may hold spaces, its arguments."""
     harness = value.partition(":")[0]
-    spaced = any(ch.isspace() for ch in harness) or (harness.lower() != "command" and any(ch.isspace() for ch in value))
+    spaced = any(ch.isspace() for ch in harness) or (harness.lower() != "command" and any(ch.isspace() for ch in value)) \
+        or any(_odd(ch) for ch in value)
     if not harness or spaced:
         raise ValueError(
             f"{key} binding {value[:40]!r} on line {no + 1} is not 'harness[:model]': write e.g. '{key}: claude:sonnet'"
@@ -207,7 +214,7 @@ def _swap(cmd: str, args: str) -> dict[str, Any]:
     actor, eq, binding = args.partition("=")
     harness, colon, model = binding.strip().partition(":")
     actor, harness, model = actor.strip(), harness.strip(), model.strip()
-    if not eq or not actor or not harness or (colon and not model) or " " in binding.strip():
+    if not eq or not actor or not harness or (colon and not model) or any(ch.isspace() or _odd(ch) for ch in binding.strip()):
         raise _Bad(f"{cmd} needs actor=harness[:model] (got {args[:60]!r}): e.g. {cmd} builder=claude:sonnet")
     data: dict[str, Any] = {"actor": _actor(actor, cmd), "harness": harness}
     if model:

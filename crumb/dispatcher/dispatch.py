@@ -22,6 +22,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from crumb.actors.harness import local_only
 from crumb.actors.harness.bindings import rooted
 from crumb.actors.harness.verifier_dir import prepare_verifier_dir
 from crumb.actors.base import ActorError, ActorRequest, ActorResult, Adapter, Binding, Limits, ProgressUpdate
@@ -214,8 +215,8 @@ class Dispatcher:
                     meta=Meta(harness="playwright", duration_ms=result.duration_ms))
 
     def _work_dir(self, session: str, effect: Effect) -> Path:
-        """Where an actor may write. Builder and Verifier get private folders outside the session (mode
-        0700), holding only what they may see, so no agent can walk up to the transcript."""
+        """Where an actor may write: a private folder outside the session (mode 0700) for every role,
+        holding only what it may see, so no agent can walk up to the transcript."""
         sdir = paths.session_dir(self.root, session)
         actor = effect["actor"]
         if actor == "builder":
@@ -226,9 +227,7 @@ class Dispatcher:
             manifest = (effect["input"].get("build") or {}).get("manifest") or {}
             base = Path(tempfile.mkdtemp(prefix="crumb-verify-")) / "work"
             return prepare_verifier_dir(base, effect["input"], sdir / manifest.get("dir", "artifacts/game"))
-        work = sdir / "work" / f"{actor}-{effect['id'].replace('.', '-')}"
-        work.mkdir(parents=True, exist_ok=True)
-        return work
+        return Path(tempfile.mkdtemp(prefix=f"crumb-{actor}-"))
 
     @staticmethod
     def _publish_game(sdir: Path, work: Path) -> Path:
@@ -258,6 +257,9 @@ class Dispatcher:
             bad: str | None = _one_line(err)
         else:
             bad = None
+        command = binding.options.get("command") if binding.harness == "command" else None
+        if bad is None and binding.origin == "user" and isinstance(command, str) and not local_only.is_allowed(self.root, command):
+            bad = local_only.refusal(actor, command, "a /swap")  # steering comes from files anyone may drop
         sdir = paths.session_dir(self.root, session)
         log_path = sdir / "logs" / f"{effect['id'].replace('.', '-')}-{actor}.log"
         log_path.parent.mkdir(parents=True, exist_ok=True)
@@ -282,7 +284,7 @@ class Dispatcher:
             request = ActorRequest(
                 role=actor, session=session, effect_id=effect["id"], work_dir=work_dir, input=effect["input"],
                 binding=binding, limits=Limits(**{k: v for k, v in limits_cfg.items() if k in ("wall_s", "idle_s")}),
-                log_path=log_path, settings=session_settings(settings),
+                log_path=log_path, settings=session_settings(settings), read_only=self._read_only(),
             )
             adapter = self._adapter_lookup(binding.harness)
             result = adapter.run(request, progress, cancel)
@@ -303,8 +305,13 @@ class Dispatcher:
             self.append(session, "effect.failed", {**common, "error": message}, body=f"{actor} failed: {message[:150]}",
                         effect=effect["id"], meta=usage)
         finally:
-            if actor in ("verifier", "builder") and work_dir is not None:
+            if work_dir is not None:
                 shutil.rmtree(work_dir.parent if actor == "verifier" else work_dir, ignore_errors=True)
+
+    def _read_only(self) -> list[Path]:
+        """What an agent's process may not write: every transcript, the inbox, CRUMB's state, crumb.toml."""
+        return [paths.sessions_dir(self.root), paths.inbox_dir(self.root), paths.state_dir(self.root),
+                self.root / "crumb.toml", self.root / "presets"]
 
     def _record_result(self, session: str, effect: Effect, actor: str, result: ActorResult, usage: Meta, work_dir: Path) -> None:
         payload = result.payload

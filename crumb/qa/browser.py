@@ -16,6 +16,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from crumb.qa.fence import FALLBACK_ARGS, FENCED_ARGS
+
 ENV_VAR = "CRUMB_CHROMIUM"
 SYSTEM_NAMES = ("chromium-headless-shell", "chromium", "chromium-browser", "google-chrome", "google-chrome-stable", "chrome")
 FIX = "run `make setup` (or `python -m crumb.qa.browser --ensure`), or set CRUMB_CHROMIUM=/path/to/chromium"
@@ -32,6 +34,13 @@ LAUNCH_ARGS = [
     "--disable-site-isolation-trials",
     "--autoplay-policy=no-user-gesture-required",
 ]
+
+
+def launch_args(fenced: bool) -> list[str]:
+    """The flags QA launches Chromium with; without a network namespace (fence.py), also WebRTC's UDP and
+    QUIC off, since nothing below request interception would stop them; with one, WebRTC may use loopback
+    (where nothing answers), so what a game tries with it is seen and named."""
+    return LAUNCH_ARGS + (FENCED_ARGS if fenced else FALLBACK_ARGS)
 
 
 class BrowserNotFound(RuntimeError):

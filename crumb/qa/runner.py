@@ -22,7 +22,9 @@ from playwright.async_api import Browser, Playwright, async_playwright
 from playwright.async_api import Error as PlaywrightError
 
 from crumb.protocol.game import Criterion, Finding, Manifest, ProbeResult, QAResult
-from crumb.qa.browser import LAUNCH_ARGS, BrowserNotFound, find_chromium
+from crumb.qa.browser import BrowserNotFound, find_chromium, launch_args
+from crumb.qa.fence import Fence, open_fence
+from crumb.qa.limits import open_limits
 from crumb.qa.page import Aborted, Evidence, Hang
 from crumb.qa.play import ContextPool, PlayReport, play
 from crumb.qa.server import GameServer
@@ -99,9 +101,11 @@ def _kill(pids: Sequence[int]) -> None:
 class _Engine:
     """The async side; every method runs on the runner's loop thread."""
 
-    def __init__(self, settings: QASettings, chromium: Path | None) -> None:
+    def __init__(self, settings: QASettings, chromium: Path | None, fence: Fence | None = None) -> None:
         self.settings = settings
         self.chromium = chromium
+        self.fence = fence or Fence("none", "no fence given")
+        self.limits = open_limits(f"{id(self):x}")  # the browser's memory and process caps
         self.pw: Playwright | None = None
         self.browser: Browser | None = None
         self.driver_pid: int | None = None
@@ -111,7 +115,8 @@ class _Engine:
         self.pool: ContextPool | None = None
         self._park_dir = tempfile.TemporaryDirectory(prefix="crumb-qa-park-")
         (Path(self._park_dir.name) / "index.html").write_text("<!doctype html><title>ready</title>")
-        self._park = GameServer(Path(self._park_dir.name)).start()
+        self._park = self.fence.call(GameServer(Path(self._park_dir.name)).start)  # where the browser can reach it
+        self.fence.allow(self._park.port_in_use)
         self._lock = asyncio.Lock()
         self.stalled = 0.0  # seconds this loop stood still, in all (see monitor)
         self._monitor: asyncio.Task[None] | None = None
@@ -147,7 +152,7 @@ class _Engine:
         self.driver_pid = fresh[0] if len(fresh) == 1 else None
         self.dead = False
         self.browser = await asyncio.wait_for(self.pw.chromium.launch(
-            executable_path=str(exe), headless=True, args=LAUNCH_ARGS, timeout=LAUNCH_TIMEOUT_S * 1000,
+            executable_path=str(self.limits.wrap(exe)), headless=True, args=launch_args(self.fence.active), timeout=LAUNCH_TIMEOUT_S * 1000,
         ), LAUNCH_TIMEOUT_S + 5)
         self.browser.on("disconnected", self._disconnected)
         if self.driver_pid:
@@ -214,6 +219,7 @@ class _Engine:
             await self._stop()
         self._park.stop()
         self._park_dir.cleanup()
+        self.limits.close()
 
     async def check(self, game_dir: Path, entry: str, criteria: Sequence[Criterion], manifest: Manifest | None,
                     build_id: str | None, out_dir: Path | None, controls: Sequence[str],
@@ -224,7 +230,12 @@ class _Engine:
         def used() -> float:  # seconds of the budget spent, not counting time the machine stood still
             return time.monotonic() - started - (self.stalled - stalled_before)
 
-        static = await asyncio.to_thread(check_static, game_dir, entry, manifest, settings)
+        try:  # the static stage reads the folder: bounded by the check's own budget like the browser stage
+            static = await asyncio.wait_for(asyncio.to_thread(check_static, game_dir, entry, manifest, settings),
+                                            settings.timeout_s)
+        except asyncio.TimeoutError:
+            static = StaticReport()
+            static.add("timeout", f"reading the game folder took over {settings.timeout_s:g} s (qa.timeout_s)", "Critical")
         report, error, rechecked = PlayReport(ev=Evidence()), None, None
         if static.entry_ok:
             report, error = await self._browser_stage(game_dir, entry, criteria, controls, used, settings)
@@ -253,11 +264,22 @@ class _Engine:
         error: str | None = None
         self.active.add(ev)
         try:
-            with GameServer(game_dir) as server:
-                browser = await self.ready()
-                report = await self._within_budget(
-                    play(browser, server.base, server.url(entry), criteria=criteria,
-                         controls=controls, settings=settings, ev=ev, pool=self.pool), used, settings.timeout_s)
+            with GameServer(game_dir) as server:  # on this thread: inside the fence, beside the browser
+                self.fence.allow(server.port_in_use)
+                since, kills = time.monotonic(), self.limits.kills()
+                if not self.fence.active:  # say what the fence really was
+                    ev.find("no_network_fence", self.fence.why, "Minor")
+                try:
+                    browser = await self.ready()
+                    report = await self._within_budget(
+                        play(browser, server.base, server.url(entry), criteria=criteria,
+                             controls=controls, settings=settings, ev=ev, pool=self.pool), used, settings.timeout_s)
+                finally:
+                    for attempt in self.fence.attempts(since):  # what went below request interception
+                        ev.block(attempt.url())
+                    if self.limits.kills() > kills:
+                        ev.find("memory_limit", f"the game went over QA's browser limits ({self.limits.why}): "
+                                "the kernel killed its page", "Critical")
         except asyncio.TimeoutError:
             error = f"QA timed out after {settings.timeout_s:g} s"
             ev.find("timeout", f"{error}; raise qa.timeout_s if the game is just slow", "Critical")
@@ -360,9 +382,10 @@ class QARunner:
 
     def __init__(self, settings: QASettings | None = None, *, chromium: Path | None = None) -> None:
         self.settings = settings or QASettings()
-        self._engine = _Engine(self.settings, chromium)
+        self.fence = open_fence()  # the QA thread, its driver, browser and game servers: in a namespace of their own
+        self._engine = _Engine(self.settings, chromium, self.fence)
         self._loop = asyncio.new_event_loop()
-        self._thread = threading.Thread(target=self._loop.run_forever, name="crumb-qa", daemon=True)
+        self._thread = self.fence.thread(self._loop.run_forever, name="crumb-qa")
         self._thread.start()
         self._closed = False
         self._warm = asyncio.run_coroutine_threadsafe(self._warm_up(), self._loop)
@@ -420,6 +443,7 @@ class QARunner:
             pass
         self._loop.call_soon_threadsafe(self._loop.stop)
         self._thread.join(timeout=CLOSE_TIMEOUT_S)
+        self.fence.close()
 
     def __enter__(self) -> "QARunner":
         return self

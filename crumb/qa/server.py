@@ -105,6 +105,11 @@ class GameServer:
     def misses(self) -> list[str]:
         return list(self._server.misses) if self._server else []
 
+    @property
+    def port_in_use(self) -> int:
+        assert self._server is not None, "server not started"
+        return int(self._server.server_address[1])
+
     def url(self, entry: str) -> str:
         return self.base + entry.lstrip("/")
 

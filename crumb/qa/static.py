@@ -9,6 +9,7 @@ from __future__ import annotations
 import hashlib
 import os
 import re
+import stat
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
 from pathlib import Path, PurePosixPath
@@ -152,6 +153,14 @@ def _walk(root: Path, report: StaticReport) -> list[Path]:
             path = here / name
             if path.is_symlink() and not _inside(root, path):
                 report.add("outside_folder", f"{path.relative_to(root)} is a symlink out of the game folder")
+                continue
+            try:
+                regular = stat.S_ISREG(path.stat().st_mode)
+            except OSError:  # a link to nothing, or a file that went away
+                regular = False
+            if not regular:  # a FIFO would block every read of it; a device or socket is no game file
+                report.add("not_a_file", f"{path.relative_to(root)} is not a regular file (a pipe, socket, device or "
+                                         "broken link): skipped; a game folder holds only files")
                 continue
             files.append(path)
     return files

@@ -92,6 +92,7 @@ def check_choices(root: Path, req: PitchRequest) -> None:
     """Refuse a preset or harness the daemon would not find, or a bound harness that cannot run here
     (unless fallback is allowed), before anything is written: the daemon would only fall back to the
     offline studio, and the person would learn it from the timeline."""
+    from crumb.actors.harness import local_only
     from crumb.daemon.pitch_file import check_bindings, check_preset
 
     from crumb.actors.harness.preflight import STUDIO_HINT
@@ -100,6 +101,7 @@ def check_choices(root: Path, req: PitchRequest) -> None:
     try:  # the checks `crumb pitch --preset --role [--allow-fallback]` makes
         check_preset(root, req.preset)
         check_bindings(req.bindings)
+        local_only.check_remote(root, req.bindings, "the Studio")
         check_runnable(root, preset=req.preset, bindings=req.bindings,
                        fallback="allow" if req.allow_fallback else None, hint=STUDIO_HINT, flag="the pitch form")
     except ValueError as err:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import html
 import mimetypes
+from urllib.parse import quote
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
@@ -35,6 +36,17 @@ PAGE_LIMIT = 200
 MAX_PAGE = 1000
 MAX_BACKLOG = 2000
 KEEPALIVE_S = 15.0
+
+def other_site(host: str) -> str:
+    """The preview's host name: another site than the Studio's where one exists (127.0.0.1 ↔ localhost),
+    so the browser runs the game in a renderer process of its own and a spinning game cannot stall the
+    Studio's tab. A LAN name has no such twin and stays as it is."""
+    if host == "localhost" or host == "[::1]":
+        return "127.0.0.1"
+    if host.startswith("127."):
+        return "localhost"
+    return host
+
 
 PAGE_CSP = (
     "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self' {stream}; "
@@ -87,7 +99,8 @@ def create_app(cfg: StudioConfig) -> Starlette:
     def shell(name: str, request: Request, **values: str) -> Response:
         host = request.url.hostname or "127.0.0.1"
         host = f"[{host}]" if ":" in host and not host.startswith("[") else host
-        preview = f"{request.url.scheme}://{host}:{cfg.preview_port}"
+        preview = f"{request.url.scheme}://{other_site(host)}:{cfg.preview_port}"
+        values = {k: v.replace("{{preview}}", preview) for k, v in values.items()}
         stream = f"{request.url.scheme}://{host}:{cfg.stream_port}" if cfg.stream_port else ""
         text = templates[name]
         for key, value in {"token": cfg.guard.token, "preview": preview, "stream": stream, **values}.items():
@@ -110,6 +123,16 @@ def create_app(cfg: StudioConfig) -> Starlette:
         if isinstance(sid, Response):
             return PlainTextResponse("no such session; go back to / for the list\n", status_code=404)
         return shell("session.html", request, session=sid)
+
+    async def play_page(request: Request) -> Response:
+        """The "Open" link: the game full-page, still in the sandboxed iframe under this page's frame-src,
+        so opened on its own a game can navigate nowhere (top-level it could go anywhere)."""
+        sid = session_or_404(request)
+        if isinstance(sid, Response):
+            return PlainTextResponse("no such session; go back to / for the list\n", status_code=404)
+        _, entry = data.game_dir(root, sid)
+        path = "/".join(quote(part) for part in entry.split("/"))
+        return shell("play.html", request, src="{{preview}}" + f"/s/{sid}/{path}")
 
     def api_sessions(request: Request) -> Response:
         """A page of the session list, newest first; `next` is the `before` of the following page."""
@@ -236,6 +259,7 @@ def create_app(cfg: StudioConfig) -> Starlette:
     routes = [
         Route("/", index),
         Route("/s/{session}", session_page),
+        Route("/s/{session}/play", play_page),
         Route("/api/sessions", api_sessions),
         Route("/api/sessions/{session}", api_session),
         Route("/api/sessions/{session}/events", api_events),

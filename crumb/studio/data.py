@@ -231,15 +231,14 @@ def game_dir(root: Path, session: str, facts: dict[str, Any] | None = None) -> t
     manifest = (build or {}).get("data", {}).get("manifest", {}) if build else {}
     entry = manifest.get("entry") or "index.html"
     folder = manifest.get("dir")
-    if folder:
-        p = Path(folder)
-        p = p if p.is_absolute() else sdir / p
+    candidates = [Path(folder) if Path(folder).is_absolute() else sdir / folder] if folder else []
+    for p in [*candidates, artifacts_dir(root, session) / "game"]:  # the fallback is contained alike
         try:
             if p.resolve().is_relative_to(sdir.resolve()):
                 return p, entry
         except OSError:
             pass
-    return artifacts_dir(root, session) / "game", entry
+    return sdir / "artifacts" / "game-outside-session", entry  # a link out of the session: nothing to serve
 
 
 def artifacts(root: Path, session: str, facts: dict[str, Any]) -> list[dict[str, Any]]:

@@ -13,7 +13,7 @@ from crumb.daemon.files import why_name
 from crumb.store import paths
 from crumb.store.reader import read_events
 from tests.badinput.corpus import Case, assert_names, one_line
-from tests.daemon.conftest import RunningDaemon
+from tests.daemon.conftest import RunningDaemon, allow_command
 from tests.wait import wait_until
 
 HANG_AGENT = """#!{python}
@@ -42,6 +42,7 @@ class InboxWorld:
         self.hang = root / "hang-agent"
         self.hang.write_text(HANG_AGENT.format(python=sys.executable))
         self.hang.chmod(0o755)
+        allow_command(root, str(self.hang))  # the pitch files below bind it, as a person at the machine allowed
         self.running = RunningDaemon(root, qa_runner)
         self.n = 0
         self.live = ""

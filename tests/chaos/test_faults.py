@@ -19,7 +19,7 @@ import pytest
 
 from crumb.store import paths
 from crumb.store.reader import read_events
-from tests.daemon.conftest import drop, events, start_watch, state, tagged_processes, wait_done
+from tests.daemon.conftest import allow_command, drop, events, start_watch, state, tagged_processes, wait_done
 from tests.studio.scripted import Scripted
 from tests.wait import wait_until
 
@@ -58,6 +58,7 @@ def test_an_agent_killed_mid_run_is_recorded_retried_and_the_session_finishes(ro
     """The OOM killer or a person ends the planner's process: the run is a failure that names the kill,
     the planner runs again on the same harness, and the session goes on to its end."""
     script, pidfile = agent_script(root.parent)
+    allow_command(root, str(script))
     drop(root / "inbox", "pitch.txt", f"---\nplanner: command:{script}\n---\na snake game\n")
     pid = int(wait_until(lambda: pidfile.exists() and pidfile.read_text(), 60, "the planner's first run"))
     session = paths.list_sessions(root)[0]
@@ -88,6 +89,7 @@ def test_an_agent_does_not_outlive_a_killed_daemon(tmp_path: Path) -> None:
     tag = uuid.uuid4().hex
     proc = start_watch(root, {"CRUMB_CHAOS_TAG": tag})
     try:
+        allow_command(root, str(script))
         drop(root / "inbox", "pitch.txt", f"---\nplanner: command:{script}\n---\na snake game\n")
         pid = int(wait_until(lambda: pidfile.exists() and pidfile.read_text(), 60, "the planner to start"))
         os.kill(proc.pid, signal.SIGKILL)  # the daemon alone, as the OOM killer would

@@ -62,6 +62,15 @@ def drop(folder: Path, name: str, text: str) -> Path:
     return folder / name
 
 
+def allow_command(root: Path, command: str) -> None:
+    """crumb.toml's allow-list names `command`, so pitch files a test drops may bind it (local_only.py)."""
+    import json
+
+    config = root / "crumb.toml"
+    old = config.read_text() if config.exists() else ""
+    config.write_text(old + f"\n[security]\nallow_commands = [{json.dumps(command)}]\n")
+
+
 def crumb(root: Path, *args: str, timeout: float = 120, **kw: Any) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-m", "crumb", "--root", str(root), *args], capture_output=True, text=True,
                           timeout=timeout, **kw)

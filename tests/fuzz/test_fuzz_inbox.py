@@ -208,4 +208,18 @@ def test_any_size_is_read_or_named_without_reading_it_all_into_memory(tmp_path: 
         assert isinstance(got, InboxRead) and len(got.text) == size
     else:
         assert isinstance(got, InboxReject) and f"is {size} bytes, over the inbox limit of 65536" in got.message
-        assert got.source is not None and got.source.sha256 == hashlib.sha256(data).hexdigest()
+        assert got.source is None, "an over-limit file was read and hashed; its size alone rejects it"
+
+
+def test_a_huge_sparse_inbox_file_is_rejected_from_stat_without_reading_it(tmp_path: Path) -> None:
+    """3 GB of holes: hashing it took ~8 s and stalled the next pitch; stat alone says it is too big."""
+    path = tmp_path / "huge.txt"
+    with path.open("wb") as fh:
+        fh.truncate(3 << 30)
+    io = Path("/proc/self/io")
+    before = int(io.read_text().split("rchar:")[1].split()[0]) if io.exists() else None
+    got = read_inbox_file(path, max_bytes=65_536)
+    assert isinstance(got, InboxReject) and f"is {3 << 30} bytes, over the inbox limit of 65536" in got.message
+    if before is not None:
+        read_now = int(io.read_text().split("rchar:")[1].split()[0]) - before
+        assert read_now < 1 << 20, f"{read_now} bytes were read to reject it"

@@ -74,3 +74,19 @@ def test_a_broken_qa_setting_in_crumb_toml_is_a_usage_error(tmp_path: Path) -> N
     result = CliRunner().invoke(main, ["--root", str(tmp_path), "qa", str(GAMES / "mini")])
     assert result.exit_code == 2 and len(result.output.strip().splitlines()) == 1, result.output
     assert "qa.max_files" in result.output and "crumb.toml" in result.output, result.output
+
+
+def test_crumb_qa_on_a_folder_holding_a_fifo_exits(tmp_path: Path) -> None:
+    import os
+    import subprocess
+    import sys
+
+    chromium_or_skip()
+    game = tmp_path / "game"
+    game.mkdir()
+    (game / "index.html").write_text((GAMES / "mini" / "index.html").read_text())
+    os.mkfifo(game / "music.js")
+    done = subprocess.run([sys.executable, "-m", "crumb", "qa", str(game), "--json"], capture_output=True, text=True,
+                          timeout=180)  # before: never exited
+    report = json.loads(done.stdout)
+    assert done.returncode == 1 and any(f["code"] == "not_a_file" for f in report["findings"]), done.stdout[-2000:]

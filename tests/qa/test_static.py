@@ -93,3 +93,14 @@ def test_manifest_matches_then_a_changed_file_is_named(tmp_path: Path) -> None:
     assert not report.ok and len(messages) == 2
     assert any("game.js changed after the build" in m for m in messages)
     assert any("extra.js is on disk but not in the build manifest" in m for m in messages)
+
+
+def test_a_fifo_in_the_folder_is_skipped_with_a_finding(tmp_path: Path) -> None:
+    """Reading a named pipe blocks for ever: the static stage must not open one."""
+    import os
+
+    (tmp_path / "index.html").write_text('<canvas></canvas><script src="level.js"></script>')
+    os.mkfifo(tmp_path / "level.js")
+    report = check_static(tmp_path)  # before: blocked here, in read_text, for ever
+    assert [f.code for f in report.findings if f.code == "not_a_file"] == ["not_a_file"]
+    assert "level.js is not a regular file" in report.errors[0] and not report.ok

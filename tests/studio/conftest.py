@@ -119,7 +119,7 @@ class SSEReader:
         self._thread.join(5)
 
 
-def preview_frame(page: Any, prefix: str = "http://127.0.0.1:") -> Any:
+def preview_frame(page: Any, prefix: str = "http://localhost:") -> Any:
     """The session page's game iframe once it shows a game under `prefix`. Playwright's own waits, not
     a poll of `page.frames`: a sync Playwright only learns of new frames while one of its calls runs."""
     frame = page.wait_for_selector("iframe#preview").content_frame()

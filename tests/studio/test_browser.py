@@ -93,7 +93,7 @@ def test_pipeline_follows_the_stages_live(page: Any, studio: Studio, scripted: S
 def test_preview_is_playable(page: Any, studio: Studio, scripted: Scripted) -> None:
     scripted.to_partial()
     open_session(page, studio, scripted.session)
-    frame = preview_frame(page, f"http://127.0.0.1:{studio.preview_port}/")
+    frame = preview_frame(page, f"http://localhost:{studio.preview_port}/")
     frame.wait_for_function("() => window.__crumb && window.__crumb.state().phase === 'title'")
     page.frame_locator("iframe#preview").locator("canvas").click()
     frame.wait_for_function("() => window.__crumb.state().phase === 'playing'")

@@ -169,7 +169,7 @@ def test_headers_pages_and_preview(studio: Studio, client: httpx.Client, scripte
     page = client.get(f"/s/{scripted.session}")
     csp = page.headers["content-security-policy"]
     assert "script-src 'self';" in csp and "unsafe-inline" not in csp.split("style-src")[0]
-    assert f"frame-src http://127.0.0.1:{studio.preview_port}" in csp and "frame-ancestors 'none'" in csp
+    assert f"frame-src http://localhost:{studio.preview_port}" in csp and "frame-ancestors 'none'" in csp  # another site
     game = httpx.get(f"http://127.0.0.1:{studio.preview_port}/s/{scripted.session}/index.html")
     gcsp = game.headers["content-security-policy"]
     assert "connect-src 'none'" in gcsp and "sandbox allow-scripts" in gcsp
@@ -186,16 +186,27 @@ def test_loopback_rules() -> None:
     assert not g.origin_ok("http://127.0.0.1:7322") and g.origin_ok("http://localhost:7321")
 
 
-def test_non_loopback_bind_warns_loudly(root: Path) -> None:
+def test_non_loopback_bind_needs_expose(root: Path) -> None:
+    refused = subprocess.run(
+        [sys.executable, "-c", "from crumb.cli import main; main(prog_name='crumb')", "--root", str(root),
+         "studio", "--host", "0.0.0.0", "--port", "0", "--no-open"], capture_output=True, text=True, timeout=60)
+    assert refused.returncode == 2 and "--expose" in refused.stderr and "not loopback" in refused.stderr
+    assert "CRUMB Studio" not in refused.stdout
+
+
+def test_non_loopback_bind_with_expose_says_what_it_exposes(root: Path) -> None:
+    (root / "crumb.toml").write_text('[security]\nallow_commands = ["./my-agent --fast"]\n')
     env = {**os.environ, "PYTHONUNBUFFERED": "1"}
     proc = subprocess.Popen(
         [sys.executable, "-c", "from crumb.cli import main; main(prog_name='crumb')", "--root", str(root),
-         "studio", "--host", "0.0.0.0", "--port", "0", "--no-open"],
+         "studio", "--host", "0.0.0.0", "--port", "0", "--expose", "--no-open"],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, text=True)
     try:
         err = proc.stderr.readline()  # type: ignore[union-attr]
         out = proc.stdout.readline()  # type: ignore[union-attr]
         assert "WARNING" in err and "not loopback" in err
+        for exposed in ("read every session", "steer", "start new pitches", "./my-agent --fast"):
+            assert exposed in err, (exposed, err)
         assert "CRUMB Studio" in out
     finally:
         proc.terminate()

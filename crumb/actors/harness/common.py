@@ -14,6 +14,7 @@ from typing import Any
 
 from crumb.actors.base import ActorError, ActorRequest
 from crumb.actors.harness import process as _process
+from crumb.actors.harness import sandbox
 from crumb.actors.harness.prices import DEFAULT_PROVIDER, estimate_cost
 from crumb.actors.harness.process import ArgvTooLarge, ProcessResult, run_process
 from crumb.protocol.events import Meta
@@ -61,7 +62,7 @@ def run_cli(
     """run_process with the request's limits and log, raising ActorError for a stop CRUMB caused."""
     try:
         result = run_process(
-            argv,
+            sandbox.wrap(argv, request.read_only),
             cwd=cwd or request.work_dir,
             stdin_text=stdin_text,
             env=env,

@@ -338,7 +338,7 @@ function renderPreview(game) {
   if (!game) { open.hidden = true; return clear(box, h("p", { class: "dim empty", text: "No build yet." })); }
   const src = `${PREVIEW}/s/${SID}/${game.entry.split("/").map(encodeURIComponent).join("/")}?build=${encodeURIComponent(build)}`;
   open.hidden = false;
-  open.href = src;
+  open.href = `/s/${SID}/play`;  // the game full-page, still sandboxed (a top-level game could navigate anywhere)
   // scripts only: no same-origin, no forms, no popups, no top navigation
   clear(box, h("iframe", { id: "preview", src, sandbox: "allow-scripts", title: "game preview",
                            referrerpolicy: "no-referrer", allow: "" }));

@@ -1,0 +1,123 @@
+"""Memory and process limits on QA's browser: a cgroup of its own, and a finding when a game hits them.
+
+`--max-old-space-size` caps only V8's heap; ArrayBuffers, canvases and WebAssembly memory live outside
+it (a game allocating 1.5 GB of ArrayBuffers took the QA process tree to 3.8 GB). So the browser is
+started through a wrapper that joins a memory cgroup (`memory.limit_in_bytes`) and a pids cgroup
+(`pids.max`) made for this runner: past the limit the kernel kills the biggest renderer, the page
+crashes, and QA adds a `memory_limit` finding naming the limit. cgroup v1 or v2, as root; where neither
+can be made, `why` says so and the browser runs unlimited (the V8 heap cap still holds).
+"""
+
+from __future__ import annotations
+
+import os
+import shlex
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+
+MEMORY_MB = int(os.environ.get("CRUMB_QA_MEMORY_MB", "2048"))  # the whole browser: every tab of every check
+MAX_PIDS = int(os.environ.get("CRUMB_QA_MAX_PIDS", "512"))
+_V1, _V2 = Path("/sys/fs/cgroup"), Path("/sys/fs/cgroup")
+
+
+def _own_cgroup(controller: str) -> Path | None:
+    """This process's cgroup folder for `controller` (v1), or its unified folder (v2, controller '')."""
+    try:
+        lines = Path("/proc/self/cgroup").read_text().splitlines()
+    except OSError:
+        return None
+    for line in lines:
+        _, names, path = line.split(":", 2)
+        if controller and controller in names.split(","):
+            return _V1 / controller / path.lstrip("/")
+        if not controller and names == "":
+            return _V2 / path.lstrip("/")
+    return None
+
+
+@dataclass(eq=False)
+class Limits:
+    """The cgroups one QA runner's browsers run in; `active` False (and `why`) where none could be made."""
+
+    why: str
+    memory: Path | None = None  # the memory cgroup folder
+    pids: Path | None = None
+    v2: bool = False
+    _dir: tempfile.TemporaryDirectory[str] | None = field(default=None, repr=False)
+
+    @property
+    def active(self) -> bool:
+        return self.memory is not None
+
+    def wrap(self, exe: Path) -> Path:
+        """An executable that joins the cgroups, then becomes `exe` (same pid: Playwright's pipes hold)."""
+        if not self.active or not (exe.is_file() and os.access(exe, os.X_OK)):
+            return exe  # a browser that cannot start keeps Playwright's own error, which names the path
+        if self._dir is None:
+            self._dir = tempfile.TemporaryDirectory(prefix="crumb-qa-limits-")
+        joins = [f"echo $$ > {shlex.quote(str(folder / 'cgroup.procs'))}" for folder in (self.memory, self.pids) if folder]
+        script = Path(self._dir.name) / exe.name
+        script.write_text("#!/bin/sh\n" + " || exit 125\n".join(joins) + " || exit 125\n"
+                          f"exec {shlex.quote(str(exe))} \"$@\"\n")
+        script.chmod(0o700)
+        return script
+
+    def kills(self) -> int:
+        """How many times the kernel's OOM killer has struck in the memory cgroup."""
+        if self.memory is None:
+            return 0
+        name = "memory.events" if self.v2 else "memory.oom_control"
+        try:
+            for line in (self.memory / name).read_text().splitlines():
+                key, _, value = line.partition(" ")
+                if key == "oom_kill":
+                    return int(value)
+        except (OSError, ValueError):
+            pass
+        return 0
+
+    def close(self) -> None:
+        for folder in (self.memory, self.pids):
+            if folder is not None:
+                try:
+                    folder.rmdir()  # only once empty: the browser is gone
+                except OSError:
+                    pass
+        if self._dir is not None:
+            self._dir.cleanup()
+
+
+def open_limits(tag: str) -> Limits:
+    """A memory (and pids) cgroup for one runner, named after `tag`; Limits(why) where refused."""
+    name = f"crumb-qa-{os.getpid()}-{tag}"
+    unified = _own_cgroup("")
+    v1 = _own_cgroup("memory")
+    try:
+        if v1 is not None and v1.is_dir():
+            memory = v1 / name
+            memory.mkdir(exist_ok=True)
+            (memory / "memory.limit_in_bytes").write_text(str(MEMORY_MB << 20))
+            try:
+                (memory / "memory.memsw.limit_in_bytes").write_text(str(MEMORY_MB << 20))  # no escape into swap
+            except OSError:
+                pass
+            pids = None
+            pv1 = _own_cgroup("pids")
+            if pv1 is not None and pv1.is_dir():
+                try:
+                    pids = pv1 / name
+                    pids.mkdir(exist_ok=True)
+                    (pids / "pids.max").write_text(str(MAX_PIDS))
+                except OSError:
+                    pids = None
+            return Limits(f"memory {MEMORY_MB} MB, {MAX_PIDS} processes (cgroup v1)", memory=memory, pids=pids)
+        if unified is not None and (unified / "cgroup.controllers").exists():
+            folder = unified / name
+            folder.mkdir(exist_ok=True)
+            (folder / "memory.max").write_text(str(MEMORY_MB << 20))
+            (folder / "pids.max").write_text(str(MAX_PIDS))
+            return Limits(f"memory {MEMORY_MB} MB, {MAX_PIDS} processes (cgroup v2)", memory=folder, v2=True)
+    except OSError as exc:
+        return Limits(f"no cgroup for the browser ({exc.strerror or exc}): only V8's heap is capped")
+    return Limits("no cgroup for the browser on this system: only V8's heap is capped")

@@ -1,0 +1,138 @@
+"""The game preview is the game's only window, wherever it is opened: the "Open" page keeps it in the
+sandboxed iframe (a game opened top-level could navigate anywhere), the fallback game folder is
+contained in the session like the manifest's, and the game runs on another site than the Studio
+(127.0.0.1 ↔ localhost), so where the browser isolates sites a game that spins for ever cannot stall the
+Studio's tab. Measured: with site isolation the sandboxed game was out of the Studio's process on the
+same site too; without it (the headless shell's default) both stall: that is the browser's process model."""
+
+from __future__ import annotations
+
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from crumb.studio.server import Studio
+from tests.studio.conftest import open_session
+from tests.studio.scripted import Scripted
+from tests.wait import wait_until
+
+pytestmark = pytest.mark.browser
+
+
+@pytest.fixture(scope="module")
+def plain_browser() -> Iterator[Any]:
+    """Chromium as a person runs it: desktop Chrome isolates sites by default; the headless shell needs
+    --site-per-process for that (and QA's own launch flags turn it off)."""
+    from playwright.sync_api import sync_playwright
+
+    from crumb.qa import BrowserNotFound, find_chromium
+
+    try:
+        exe = find_chromium()
+    except BrowserNotFound as exc:
+        pytest.skip(str(exc))
+    with sync_playwright() as pw:
+        b = pw.chromium.launch(executable_path=str(exe), headless=True, args=["--disable-gpu", "--site-per-process"])
+        yield b
+        b.close()
+
+
+class Listener:
+    """A local service the game must not reach: counts the connections it gets."""
+
+    def __init__(self) -> None:
+        self.sock = socket.socket()
+        self.sock.bind(("127.0.0.1", 0))
+        self.sock.listen(8)
+        self.port = self.sock.getsockname()[1]
+        self.hits: list[bytes] = []
+        threading.Thread(target=self._serve, daemon=True).start()
+
+    def _serve(self) -> None:
+        while True:
+            try:
+                conn, _ = self.sock.accept()
+            except OSError:
+                return
+            conn.settimeout(2)
+            try:
+                self.hits.append(conn.recv(200))
+                conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok")
+            except OSError:
+                self.hits.append(b"?")
+            conn.close()
+
+
+def test_the_open_page_keeps_the_game_sandboxed_and_it_navigates_nowhere(plain_browser: Any, studio: Studio,
+                                                                          scripted: Scripted) -> None:
+    listener = Listener()
+    scripted.start()
+    scripted.plan()
+    scripted.build(html=f"<canvas></canvas><script>setTimeout(() => {{ try {{ top.location = "
+                        f"'http://127.0.0.1:{listener.port}/top'; }} catch (e) {{}} "
+                        f"location = 'http://127.0.0.1:{listener.port}/self'; }}, 50);</script>")
+    ctx = plain_browser.new_context()
+    try:
+        page = ctx.new_page()
+        page.goto(f"{studio.url}s/{scripted.session}")
+        page.wait_for_selector("#preview-open:not([hidden])")
+        href = page.get_attribute("#preview-open", "href")
+        assert href == f"/s/{scripted.session}/play", href
+        with ctx.expect_page() as opened:
+            page.click("#preview-open")
+        play = opened.value
+        play.wait_for_load_state()
+        frame = play.wait_for_selector("iframe#preview")
+        assert frame.get_attribute("sandbox") == "allow-scripts"
+        # the game tried both navigations at 50 ms; the play page is still the play page
+        play.wait_for_function("() => performance.now() > 1500")
+        assert play.url.endswith(f"/s/{scripted.session}/play")
+        assert listener.hits == [], listener.hits
+    finally:
+        ctx.close()
+        listener.sock.close()
+
+
+def test_a_spinning_game_does_not_stall_the_studio_tab(plain_browser: Any, studio: Studio, scripted: Scripted) -> None:
+    scripted.start()
+    scripted.plan()
+    # the message leaves only when its task ends, so the endless loop starts one task later
+    scripted.build(html="<canvas></canvas><script>setTimeout(() => { parent.postMessage('spinning', '*'); "
+                        "setTimeout(() => { for (;;) {} }, 20); }, 100);</script>")
+    ctx = plain_browser.new_context()
+    ctx.add_init_script("addEventListener('message', e => { if (e.data === 'spinning') window.__spun = true; })")
+    try:
+        page = ctx.new_page()
+        open_session(page, studio, scripted.session)
+        frame = page.wait_for_selector("iframe#preview", state="attached")
+        assert frame.get_attribute("src").startswith(f"http://localhost:{studio.preview_port}/"), frame.get_attribute("src")
+        wait_until(lambda: page.evaluate("() => window.__spun === true"), 30, "the game to enter its endless loop")
+        page.evaluate("() => new Promise(r => setTimeout(r, 300))")  # the loop has surely begun by now
+        started = time.monotonic()
+        worst = 0.0
+        for _ in range(10):  # the Studio's own script answers while the game spins
+            t = time.monotonic()
+            assert page.evaluate("() => new Promise(r => setTimeout(() => r(1 + 1), 20))") == 2
+            worst = max(worst, time.monotonic() - t)
+        print(f"studio evaluate with a spinning game: worst {worst * 1000:.1f} ms, 10 calls in "
+              f"{(time.monotonic() - started) * 1000:.0f} ms")
+        assert worst < 5.0
+    finally:
+        ctx.close()
+
+
+def test_the_fallback_game_folder_is_contained_in_the_session(studio: Studio, root: Path, tmp_path: Path) -> None:
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "index.html").write_text("top secret")
+    s = Scripted(root).start()
+    (s.dir / "artifacts").mkdir(parents=True, exist_ok=True)
+    (s.dir / "artifacts" / "game").symlink_to(outside, target_is_directory=True)  # no build: the fallback folder
+    r = httpx.get(f"http://127.0.0.1:{studio.preview_port}/s/{s.session}/index.html")
+    assert r.status_code == 404 and "top secret" not in r.text
