@@ -57,7 +57,7 @@ def test_usage_estimated(standins, tmp_path, progress):
 @pytest.mark.parametrize(
     "kind, code, words",
     [
-        ("auth", 41, "not signed in"),
+        ("auth", 41, "auth error.*security.auth.selectedType"),
         ("input", 42, "bad input"),
         ("sandbox", 44, "sandbox"),
         ("config", 52, "configuration"),
