@@ -45,7 +45,8 @@ def point_at(harness: str, base_url: str, home: Path, env: dict[str, str]) -> No
         (home / ".codex").mkdir(parents=True, exist_ok=True)
         (home / ".codex" / "config.toml").write_text(
             'model_provider = "fake"\nmodel = "gpt-5.5"\n\n[model_providers.fake]\nname = "fake"\n'
-            f'base_url = "{base_url}/v1"\nenv_key = "{CODEX_KEY_VAR}"\nwire_api = "responses"\n')
+            f'base_url = "{base_url}/v1"\nenv_key = "{CODEX_KEY_VAR}"\nwire_api = "responses"\n'
+            "request_max_retries = 1\nstream_max_retries = 1\n")  # its default 4-5 retries take ~30 s
         env[CODEX_KEY_VAR] = "fake-key"
     elif harness == "gemini":
         env.update({"GEMINI_API_KEY": "fake-key", "GOOGLE_GEMINI_BASE_URL": base_url})

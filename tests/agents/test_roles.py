@@ -20,12 +20,13 @@ from tests.harness.conftest import PITCH, Progress, make_request
 ROLES = ("planner", "researcher", "builder", "verifier")
 
 
-def run(vendor: Vendor, role: str, tmp_path: Path, binding: Binding | None = None, **kw):
+def run(vendor: Vendor, role: str, tmp_path: Path, binding: Binding | None = None, progress: Progress | None = None,
+        **kw):
     work = tmp_path / f"work-{role}"
     work.mkdir(exist_ok=True)
     if role == "verifier":
         (work / "input.json").write_text(json.dumps({"qa": {"id": "Q1"}}))
-    progress = Progress()
+    progress = progress if progress is not None else Progress()
     req = make_request(role, work, binding or Binding(harness=vendor.harness), wall_s=120, idle_s=60,
                        log_path=tmp_path / "logs" / f"{role}.log", **kw)
     return get_adapter(vendor.harness).run(req, progress, threading.Event()), progress, work

@@ -24,6 +24,9 @@ CODEX_FILES = ("config.toml", "auth.json")
 GEMINI_FILES = ("settings.json", "oauth_creds.json", "google_accounts.json")
 #: the setting that says how Gemini CLI signs in (a custom base URL otherwise reads as "gateway", exit 41)
 GEMINI_AUTH_SETTING = "security.auth.selectedType"
+#: general.maxAttempts for the main model when the user set none: its default, 10 with backoff, keeps a
+#: rate-limited or failing run going for minutes before CRUMB's circuit breaker hears of it
+GEMINI_MAX_ATTEMPTS = 2
 
 
 def codex_source(env: Mapping[str, str]) -> Path:
@@ -81,6 +84,7 @@ def codex_home(folder: Path, env: Mapping[str, str]) -> dict[str, str]:
 def gemini_home(folder: Path, env: Mapping[str, str]) -> dict[str, str]:
     """Fill `folder` as a GEMINI_CLI_HOME (settings and sign-in only); the variables that point gemini at it.
 
+    Retries of the main model are bounded (GEMINI_MAX_ATTEMPTS) unless the user's settings say otherwise.
     With an API key and no sign-in type chosen, the settings say `gemini-api-key`: Gemini CLI 0.61
     otherwise takes a custom GOOGLE_GEMINI_BASE_URL for a gateway and refuses to run headless."""
     target = folder / ".gemini"
@@ -90,10 +94,15 @@ def gemini_home(folder: Path, env: Mapping[str, str]) -> dict[str, str]:
         settings = json.loads(settings_path.read_text("utf-8")) if settings_path.exists() else {}
     except ValueError:
         settings = {}
-    if isinstance(settings, dict) and env.get("GEMINI_API_KEY"):
+    if not isinstance(settings, dict):
+        settings = {}
+    general = settings.setdefault("general", {})
+    if isinstance(general, dict):
+        general.setdefault("maxAttempts", GEMINI_MAX_ATTEMPTS)
+    if env.get("GEMINI_API_KEY"):
         auth = settings.setdefault("security", {}).setdefault("auth", {})
         if isinstance(auth, dict) and not auth.get("selectedType"):
             auth["selectedType"] = "gemini-api-key"
-            settings_path.write_text(json.dumps(settings, indent=1))
+    settings_path.write_text(json.dumps(settings, indent=1))
     os.chmod(folder, 0o700)
     return {"GEMINI_CLI_HOME": str(folder)}
