@@ -223,8 +223,8 @@ class _Call(threading.Thread):
 
 def connection(scheme: str, host: str, port: int, path: str) -> tuple[http.client.HTTPConnection, str]:
     """A connection to the server, through the proxy the environment names for it (HTTP(S)_PROXY, unless
-    NO_PROXY exempts the host), and the request target to send on it."""
-    proxy = None if proxy_bypass(host) else getproxies().get(scheme)
+    NO_PROXY exempts the host; a loopback server never goes through one), and the request target to send on it."""
+    proxy = None if host in LOOPBACK or proxy_bypass(host) else getproxies().get(scheme)
     if not proxy:
         cls = http.client.HTTPSConnection if scheme == "https" else http.client.HTTPConnection
         return cls(host, port, timeout=None), path
