@@ -201,3 +201,8 @@ def test_the_proxy_named_by_the_environment_is_used(openai_server, tmp_path, pro
     b = binding(openai_server, base_url="http://model-server.invalid:9/v1")
     assert "spec" in run("planner", tmp_path, progress, openai_server, bind=b).payload
     assert openai_server.requests[-1]["path"] == "http://model-server.invalid:9/v1/chat/completions"
+
+
+def test_researcher_returns_evidence(openai_server, tmp_path, progress):
+    result = run("researcher", tmp_path, progress, openai_server)
+    assert result.payload["evidence"]["items"][0]["id"] == "r1"
