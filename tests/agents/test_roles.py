@@ -18,6 +18,9 @@ from tests.agents.conftest import Vendor
 from tests.harness.conftest import PITCH, Progress, make_request
 
 ROLES = ("planner", "researcher", "builder", "verifier")
+#: the flag each CLI gets per role: only the builder may write
+WRITE_FLAGS = {"claude": ("--permission-mode", "acceptEdits", "dontAsk"), "codex": ("--sandbox", "workspace-write", "read-only"),
+               "gemini": ("--approval-mode", "auto_edit", "default")}
 
 
 def run(vendor: Vendor, role: str, tmp_path: Path, binding: Binding | None = None, progress: Progress | None = None,
@@ -48,6 +51,10 @@ def test_each_role_through_the_real_cli(vendor, role, tmp_path):
         assert "window.__crumb" in (work / "index.html").read_text()  # written by the CLI's own tool
         assert result.files == ["index.html"]
         assert "index.html" in progress.files
+    argv = (tmp_path / "logs" / f"{role}.log").read_text().splitlines()[0].split(" ")
+    flag, write, read = WRITE_FLAGS[vendor.harness]
+    assert argv[argv.index(flag) + 1] == (write if role == "builder" else read)
+    assert PITCH not in " ".join(argv)  # the prompt goes by stdin
     usage = result.usage
     assert usage.harness == vendor.harness and usage.tokens_in and usage.tokens_out
     assert usage.model not in (None, "auto")

@@ -64,3 +64,23 @@ def test_a_refused_key_opens_the_circuit_and_the_offline_studio_takes_over(root,
     swapped = events(root, sid, "adapter.swapped")[0]["data"]
     assert (swapped["before"], swapped["after"]) == ("codex", "local")
     assert final.done["reason"] == "pass" and events(root, sid, "build")[0]["meta"]["harness"] == "local"
+
+
+@pytest.mark.parametrize("harness", ["codex", "gemini"])
+def test_a_whole_session_through_each_real_cli(root, daemon, throwaway_home, monkeypatch, harness):
+    from tests.agents.conftest import vendor_for
+
+    for vendor in vendor_for(harness, throwaway_home, monkeypatch):
+        sid = crumb(root, "pitch", PITCH, "--preset", harness).stdout.strip()
+        final = wait_done(root, sid, timeout=300)
+        assert final.done["reason"] == "pass", final.errors
+        for kind in ("spec", "build", "judge.score"):
+            meta = events(root, sid, kind)[0]["meta"]
+            assert meta["harness"] == harness and meta["model"] not in (None, "auto"), (kind, meta)
+            assert meta["tokens_in"] > 0 and meta["cost_estimated"]
+        assert {r.role for r in vendor.server.role_requests()} >= {"planner", "builder", "verifier"}
+        progress = [e["data"] for e in events(root, sid, "progress") if e["data"]["actor"] == "builder"]
+        assert any("index.html" in p["files"] for p in progress), progress
+        started = [e["data"] for e in events(root, sid, "effect.started") if e["data"]["actor"] == "builder"]
+        log = (paths.session_dir(root, sid) / started[0]["log"]).read_text()
+        assert log.startswith("$ ") and "# exit 0" in log
