@@ -81,3 +81,19 @@ def test_nothing_of_the_conversation_remains_under_home(vendor, tmp_path):
         if PITCH.encode() in text or b"CRUMB role" in text or b"window.__crumb" in text:
             leaked.append(str(path.relative_to(vendor.home)))
     assert leaked == [], f"{vendor.harness} left the conversation under HOME: {leaked}"
+
+
+#: per CLI, the binding option that takes the builder's write permission away
+READ_ONLY = {"claude": {"permission_mode": "dontAsk", "allowed_tools": ["Read", "Glob", "Grep"]},
+             "codex": {"sandbox": "read-only"}, "gemini": {"approval_mode": "default"}}
+
+
+def test_a_builder_without_write_permission_writes_nothing(vendor, tmp_path):
+    """The model asks for the write all the same; the real CLI refuses it, and CRUMB fails the run."""
+    from crumb.actors.base import ActorError
+
+    binding = Binding(harness=vendor.harness, options=READ_ONLY[vendor.harness])
+    with pytest.raises(ActorError, match="index.html is not in the game folder"):
+        run(vendor, "builder", tmp_path, binding=binding)
+    assert vendor.server.role_requests("builder")
+    assert not (tmp_path / "work-builder" / "index.html").exists()

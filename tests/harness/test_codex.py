@@ -23,13 +23,6 @@ def run(role, tmp_path, progress, binding=CODEX, work=None):
     return get_adapter("codex").run(req, progress, threading.Event())
 
 
-def test_read_only_sandbox_build_is_an_actor_failure(standins, tmp_path, progress):
-    binding = CODEX.model_copy(update={"options": {"sandbox": "read-only"}})
-    with pytest.raises(ActorError, match="index.html is not in the game folder.*sandbox"):
-        run("builder", tmp_path, progress, binding=binding)
-    assert not (tmp_path / "work" / "index.html").exists()
-
-
 def test_bad_sandbox_option_is_named(standins, tmp_path, progress):
     binding = CODEX.model_copy(update={"options": {"sandbox": "none"}})
     with pytest.raises(ActorError, match="sandbox='none' is not one of"):
