@@ -24,8 +24,9 @@ import _core  # type: ignore[import-not-found]  # noqa: E402  (the spec and game
 GAME_HTML = (STANDINS / "game.html").read_text()
 ROLE_RE = re.compile(r"^# CRUMB role: (\w+)", re.M)
 FENCE_RE = re.compile(r"```json\s*\n(.*?)\n```", re.S)
-#: the fault switches a test can set: HTTP statuses, or a stream cut off with a malformed chunk
-FAULTS = ("401", "429", "500", "malformed")
+#: the fault switches a test can set: HTTP statuses, a stream cut off with a malformed chunk, or a request
+#: accepted and never answered (until the server closes)
+FAULTS = ("401", "429", "500", "malformed", "hang")
 
 
 def role_of(text: str) -> str | None:
@@ -111,6 +112,7 @@ class FakeServer:
         self.script = script or Script()
         self.requests: list[Recorded] = []
         self.lock = threading.Lock()
+        self.closing = threading.Event()
         owner = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -152,6 +154,7 @@ class FakeServer:
         return self
 
     def __exit__(self, *exc: Any) -> None:
+        self.closing.set()
         self.httpd.shutdown()
         self.httpd.server_close()
 
@@ -172,6 +175,13 @@ class FakeServer:
         rec.fault = fault
         if fault is None or fault == "malformed":
             return False
+        if fault == "hang":
+            self.lock.release()  # other requests (a CLI's side requests) still get answers
+            try:
+                self.closing.wait()
+            finally:
+                self.lock.acquire()
+            return True
         status = int(fault)
         headers = {"retry-after": f"{self.script.retry_after_s:g}"} if status == 429 else {}
         send_json(h, status, error_body(status), headers)

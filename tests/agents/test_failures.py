@@ -4,7 +4,9 @@ bounded and shown as progress."""
 
 from __future__ import annotations
 
+import os
 import time
+from pathlib import Path
 
 import pytest
 
@@ -12,6 +14,7 @@ from crumb.actors.base import ActorError, Binding
 from crumb.actors.harness.claude import MAX_RETRIES
 from tests.agents.test_roles import run
 from tests.harness.conftest import Progress
+from tests.wait import wait_until
 
 #: per harness and fault, what the error must say (each CLI words it its own way)
 WORDS = {
@@ -65,3 +68,25 @@ def test_claude_structured_output_comes_back_through_its_tool(claude, tmp_path):
     assert result.payload["judge"]["verdict"] == "PASS"
     sent = claude.server.role_requests("verifier")[0].body
     assert "StructuredOutput" in [t.get("name") for t in sent["tools"]]
+
+
+def _processes_with(marker: str) -> list[int]:
+    """Live processes whose environment names `marker` (the test's throwaway HOME)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit() or int(entry.name) == os.getpid():
+            continue
+        try:
+            if marker.encode() in (entry / "environ").read_bytes() and (entry / "stat").read_text().split(") ")[1][0] != "Z":
+                found.append(int(entry.name))
+        except (OSError, IndexError):
+            continue
+    return found
+
+
+def test_a_server_that_never_answers_hits_the_idle_limit_and_the_cli_is_gone(vendor, tmp_path):
+    vendor.script.always = "hang"
+    with pytest.raises(ActorError, match="idle limit"):
+        run(vendor, "planner", tmp_path, idle_s=20)
+    assert vendor.server.role_requests("planner"), ("the CLI was killed before it asked the model", [(r.path, r.role, r.fault) for r in vendor.server.requests])
+    assert wait_until(lambda: not _processes_with(str(vendor.home)), 10, "the CLI's processes to be gone")

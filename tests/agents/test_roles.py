@@ -30,7 +30,9 @@ def run(vendor: Vendor, role: str, tmp_path: Path, binding: Binding | None = Non
     if role == "verifier":
         (work / "input.json").write_text(json.dumps({"qa": {"id": "Q1"}}))
     progress = progress if progress is not None else Progress()
-    req = make_request(role, work, binding or Binding(harness=vendor.harness), wall_s=120, idle_s=60,
+    kw.setdefault("wall_s", 120)
+    kw.setdefault("idle_s", 60)
+    req = make_request(role, work, binding or Binding(harness=vendor.harness),
                        log_path=tmp_path / "logs" / f"{role}.log", **kw)
     return get_adapter(vendor.harness).run(req, progress, threading.Event()), progress, work
 
