@@ -37,7 +37,14 @@ from crumb.actors.harness.common import (
     run_cli,
     usage_meta,
 )
-from crumb.actors.harness.private_home import codex_config, codex_home, private_home
+from crumb.actors.harness.private_home import (
+    CODEX_CREDENTIALS,
+    codex_config,
+    codex_home,
+    codex_source,
+    private_home,
+    write_back,
+)
 from crumb.actors.harness.progress import Throttle
 from crumb.actors.harness.roles import (
     agent_result,
@@ -113,9 +120,14 @@ class CodexAdapter:
         events = _Events(request.work_dir, throttle)
         started = now()
         configured = codex_config(env).get("model")
+        source = codex_source(env)
         with private_home("codex") as home:
             env.update(codex_home(home, env))
-            proc = run_cli("codex", request, argv, stdin_text=prompt_for(request), env=env, cancel=cancel, on_line=events)
+            try:
+                proc = run_cli("codex", request, argv, stdin_text=prompt_for(request), env=env, cancel=cancel,
+                               on_line=events)
+            finally:
+                write_back(CODEX_CREDENTIALS, home, source)
         throttle.flush()
         usage = usage_meta(
             "codex",

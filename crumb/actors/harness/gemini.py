@@ -37,7 +37,14 @@ from crumb.actors.harness.common import (
     table,
     usage_meta,
 )
-from crumb.actors.harness.private_home import GEMINI_AUTH_SETTING, gemini_home, private_home
+from crumb.actors.harness.private_home import (
+    GEMINI_AUTH_SETTING,
+    GEMINI_CREDENTIALS,
+    gemini_home,
+    gemini_source,
+    private_home,
+    write_back,
+)
 from crumb.actors.harness.progress import Throttle
 from crumb.actors.harness.roles import (
     agent_result,
@@ -117,9 +124,14 @@ class GeminiAdapter:
         throttle = Throttle(progress)
         lines = _Lines(request.work_dir, throttle)
         started = now()
+        source = gemini_source(env)
         with private_home("gemini") as home:
             env.update(gemini_home(home, env))
-            proc = run_cli("gemini", request, argv, stdin_text=prompt_for(request), env=env, cancel=cancel, on_line=lines)
+            try:
+                proc = run_cli("gemini", request, argv, stdin_text=prompt_for(request), env=env, cancel=cancel,
+                               on_line=lines)
+            finally:
+                write_back(GEMINI_CREDENTIALS, home / ".gemini", source)
         throttle.flush()
         stats = (lines.result or {}).get("stats") or {}
         usage = usage_meta(

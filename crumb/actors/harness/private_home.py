@@ -22,6 +22,9 @@ from typing import Any
 #: what each CLI needs from its real configuration folder
 CODEX_FILES = ("config.toml", "auth.json")
 GEMINI_FILES = ("settings.json", "oauth_creds.json", "google_accounts.json")
+#: sign-in files a CLI may refresh during a run (rotated tokens): copied back so the user's stay valid
+CODEX_CREDENTIALS = ("auth.json",)
+GEMINI_CREDENTIALS = ("oauth_creds.json",)
 #: the setting that says how Gemini CLI signs in (a custom base URL otherwise reads as "gateway", exit 41)
 GEMINI_AUTH_SETTING = "security.auth.selectedType"
 #: general.maxAttempts for the main model when the user set none: its default, 10 with backoff, keeps a
@@ -63,6 +66,18 @@ def _copy(names: Sequence[str], source: Path, target: Path) -> None:
         src = source / name
         if src.is_file():
             shutil.copy2(src, target / name)
+
+
+def write_back(names: Sequence[str], private: Path, source: Path) -> None:
+    """Copy sign-in files the CLI changed during the run back to the user's folder (an OAuth refresh may
+    rotate the refresh token; losing the new one with the private folder would sign the user out)."""
+    for name in names:
+        new, old = private / name, source / name
+        try:
+            if new.is_file() and old.is_file() and new.read_bytes() != old.read_bytes():
+                shutil.copy2(new, old)
+        except OSError:
+            continue
 
 
 @contextmanager
