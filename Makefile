@@ -9,7 +9,7 @@ PITCH ?= 60-second match-3 with combo bonus
 PYTEST_ARGS ?=
 
 .DEFAULT_GOAL := help
-.PHONY: help setup browser demo watch pitch steer replay status studio test bench chaos clean
+.PHONY: help setup agents browser demo watch pitch steer replay status studio test bench chaos clean
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-10s %s\n", $$1, $$2}'
@@ -25,6 +25,18 @@ browser: $(STAMP) ## find a Chromium for QA, installing one when none is found
 	@$(BIN)/python -c "import sys; from crumb.qa.browser import main; sys.exit(main(['--ensure']))"
 
 setup: $(STAMP) browser ## create .venv, install CRUMB and a browser
+
+# The real agent CLIs the harness tests run against fake model servers, pinned by tests/agents/package-lock.json.
+# Installed once into $(AGENTS); without npm or its registry the tests that need them are skipped, saying why.
+AGENTS := .cache/agents
+AGENTS_STAMP := $(AGENTS)/.installed
+$(AGENTS_STAMP): tests/agents/package.json tests/agents/package-lock.json
+	@mkdir -p $(AGENTS) && cp tests/agents/package.json tests/agents/package-lock.json $(AGENTS)/
+	@if ! command -v npm >/dev/null; then echo "make: npm not found: the tests against the real agent CLIs will be skipped (install Node.js 20+ and run make agents)"; \
+	elif (cd $(AGENTS) && npm ci --no-audit --no-fund --loglevel=error >npm.log 2>&1); then touch $@; \
+	else echo "make: npm could not install the agent CLIs (see $(AGENTS)/npm.log): the tests against them will be skipped"; fi
+
+agents: $(AGENTS_STAMP) ## install the pinned claude, codex and gemini CLIs the tests use (into .cache/agents)
 
 demo: setup ## pitch "60-second match-3 with combo bonus" on the offline studio and run it to the end
 	@$(CRUMB) run "$(PITCH)"
@@ -50,7 +62,7 @@ status: setup ## where a session stands: make status SESSION=...
 studio: setup ## open the web Studio on 127.0.0.1:7321
 	$(CRUMB) studio
 
-test: setup ## run the whole test suite (real Chromium, real files, real processes)
+test: setup agents ## run the whole test suite (real Chromium, real files, real processes)
 	$(BIN)/python -m pytest -n 2 --dist loadfile $(PYTEST_ARGS)
 
 bench: setup ## run the benchmarks under bench/ and print figures with their baselines

@@ -2,7 +2,7 @@
 backend, local model servers, and which presets can run. Exit 0 when the default setup works.
 
 "Signed in" is a guess from environment variables and the presence of each CLI's credentials file;
-no file is ever read.
+no credentials file is ever read (codex's config.toml is, for a provider it names and that provider's key variable).
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ from crumb.actors.harness.bindings import (
 )
 from crumb.actors.harness.common import find_executable
 from crumb.actors.harness.preflight import INSTALL, label, why_not
+from crumb.actors.harness.private_home import codex_provider
 
 #: per CLI: env vars holding a key or token, and credential files (relative to HOME) whose presence means signed in
 SIGN_IN: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
@@ -51,10 +52,23 @@ def agent(name: str, env: dict[str, str]) -> dict[str, Any]:
         files = (str(Path(env["CODEX_HOME"]) / "auth.json"),)
     hit = next((f"${v} is set" for v in variables if env.get(v)), None) or next(
         (f"{f} exists" for f in files if (home / f).exists()), None
-    )
+    ) or (codex_sign_in(env) if name == "codex" else None)
     out["signed_in"] = hit is not None
     out["how"] = hit or f"no sign-in found: run `{name}` once and log in, or set {variables[0]}"
     return out
+
+
+def codex_sign_in(env: dict[str, str]) -> str | None:
+    """How a Codex that signs in through a provider of its config.toml does so, if it does (a key in the
+    provider's env_key variable, or a provider that needs none, such as a local server)."""
+    found = codex_provider(env)
+    if found is None:
+        return None
+    name, provider = found
+    key = provider.get("env_key")
+    if not key:
+        return f"provider {name!r} in config.toml (no key needed)"
+    return f"provider {name!r} in config.toml, ${key} is set" if env.get(str(key)) else None
 
 
 def browser() -> dict[str, Any]:

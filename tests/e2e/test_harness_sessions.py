@@ -1,9 +1,9 @@
-"""Whole sessions through each agent harness's stand-in, via the daemon, with real QA; the circuit
-breaker swapping to the next adapter, and ending the session (circuit_open) when the offline studio at
+"""Whole sessions via the daemon, with real QA: through an OpenAI-compatible server and commands; the
+circuit breaker (stand-in CLIs scripted per CLI) swapping to the next adapter, and ending the session (circuit_open) when the offline studio at
 the end of the chain fails too (`--fault crash`); /cancel killing a hung agent's whole process group.
 Also: a command speaking the JSON contract, bound with arguments and by a path relative to the project
 root while the daemon runs from another folder, and /reset-circuit and /swap sent by a person while a
-session runs."""
+session runs. Whole sessions through the real claude, codex and gemini CLIs are in tests/agents/."""
 
 from __future__ import annotations
 
@@ -18,30 +18,6 @@ from crumb.store import paths
 from tests.daemon.conftest import crumb, drop, events, kill9, start_watch, state, tagged_processes, wait_done
 from tests.harness.conftest import STANDINS, openai_server, standins  # noqa: F401  (fixtures)
 from tests.wait import wait_until
-
-
-@pytest.mark.parametrize("harness", ["claude", "codex", "gemini"])
-def test_a_whole_session_runs_through_each_agent_cli(root, daemon, standins, harness):  # noqa: F811
-    sid = crumb(root, "pitch", "tap the dot as often as you can in 30 seconds", "--preset", harness).stdout.strip()
-    final = wait_done(root, sid, timeout=240)
-    assert final.done["reason"] == "pass", final.errors
-    for kind in ("spec", "build", "judge.score"):
-        event = events(root, sid, kind)[0]
-        assert event["meta"]["harness"] == harness, (kind, event["meta"])
-    usage = events(root, sid, "judge.score")[0]["meta"]
-    assert usage.get("tokens_in", 0) > 0
-    if harness == "claude":
-        assert usage["cost_usd"] > 0 and not usage.get("cost_estimated")
-    assert final.tokens > 0
-    runs = [r for r in standins.records() if "argv" in r]
-    assert len(runs) >= 3  # planner, builder, verifier: each a real run of the stand-in CLI
-    assert (paths.artifacts_dir(root, sid) / "game" / "index.html").is_file()
-    # progress shows as events (the files the CLI wrote), and each run's output is in its log under the session
-    progress = [e["data"] for e in events(root, sid, "progress") if e["data"]["actor"] == "builder"]
-    assert any("index.html" in p["files"] for p in progress), progress
-    started = [e["data"] for e in events(root, sid, "effect.started") if e["data"]["actor"] == "builder"]
-    log = (paths.session_dir(root, sid) / started[0]["log"]).read_text()
-    assert log.startswith("$ ") and "# exit 0" in log and len(log.splitlines()) > 2
 
 
 def test_a_whole_session_through_an_openai_compatible_server(root, daemon, openai_server):  # noqa: F811
@@ -143,20 +119,6 @@ def test_reset_circuit_and_swap_work_live(root, daemon, standins):  # noqa: F811
     assert [b["meta"]["harness"] for b in events(root, sid, "build")] == ["local", "codex", "gemini"]
     drop(paths.session_inbox(root, sid), "ok.txt", "/approve\n")
     assert wait_done(root, sid, timeout=60).done["reason"] == "approved"
-
-
-def test_a_failing_cli_opens_the_circuit_and_the_offline_studio_takes_over(root, daemon, standins):  # noqa: F811
-    standins.set(mode="error:api")
-    sid = crumb(root, "pitch", "60-second snake", "--role", "builder=claude:sonnet").stdout.strip()
-    final = wait_done(root, sid, timeout=240)
-    failed = events(root, sid, "effect.failed")
-    assert len(failed) == 3 and all(f["data"]["adapter"] == "claude" for f in failed)
-    opened = events(root, sid, "circuit.opened")[0]["data"]
-    assert opened["actor"] == "builder" and opened["failures"] == 3
-    swapped = events(root, sid, "adapter.swapped")[0]["data"]
-    assert (swapped["before"], swapped["after"]) == ("claude", "local")
-    assert final.done["reason"] == "pass"
-    assert events(root, sid, "build")[0]["meta"]["harness"] == "local"
 
 
 def test_cancel_kills_a_hung_agent_and_its_children(root, daemon, standins):  # noqa: F811

@@ -104,3 +104,16 @@ def test_doctor_sees_a_local_model_server(tmp_path, openai_server):
     )
     report = json.loads(crumb(tmp_path, "doctor", "--json").output)
     assert report["presets"]["mine"] == {"runnable": True, "missing": []}
+
+
+def test_doctor_understands_a_codex_provider_configured_in_config_toml(standins, tmp_path):
+    home = tmp_path / "home"
+    (home / ".codex").mkdir(parents=True)
+    (home / ".codex" / "config.toml").write_text(
+        'model_provider = "mine"\n[model_providers.mine]\nname = "mine"\nbase_url = "http://127.0.0.1:9/v1"\n'
+        'env_key = "MY_KEY"\nwire_api = "responses"\n')
+    env = {"HOME": str(home), "OPENAI_API_KEY": "", "CODEX_API_KEY": "", "CODEX_HOME": "", "MY_KEY": ""}
+    codex = json.loads(crumb(tmp_path, "doctor", "--json", env=env).output)["agents"]["codex"]
+    assert codex["signed_in"] is False  # the provider's key variable is empty
+    codex = json.loads(crumb(tmp_path, "doctor", "--json", env={**env, "MY_KEY": "k"}).output)["agents"]["codex"]
+    assert codex["signed_in"] is True and codex["how"] == "provider 'mine' in config.toml, $MY_KEY is set"

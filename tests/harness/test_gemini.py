@@ -23,41 +23,10 @@ def run(role, tmp_path, progress, binding=GEMINI, work=None):
     return get_adapter("gemini").run(req, progress, threading.Event())
 
 
-def test_planner_spec(standins, tmp_path, progress):
-    result = run("planner", tmp_path, progress)
-    assert Spec.model_validate(result.payload["spec"]).numbers.time_limit_s == 30
-    rec = standins.last()
-    argv = rec["argv"]
-    assert argv[argv.index("--output-format") + 1] == "stream-json" and "--skip-trust" in argv
-    assert argv[argv.index("--approval-mode") + 1] == "default"
-    assert rec["stdin"].startswith("# CRUMB role: planner") and len(argv[argv.index("-p") + 1]) < 200
-
-
-def test_builder_needs_and_gets_auto_edit(standins, tmp_path, progress):
-    result = run("builder", tmp_path, progress)
-    assert "__crumb" in (tmp_path / "work" / "index.html").read_text()
-    assert result.files == ["index.html"] and "index.html" in progress.files
-    argv = standins.last()["argv"]
-    assert argv[argv.index("--approval-mode") + 1] == "auto_edit"
-
-
-def test_verifier_judge(standins, tmp_path, progress):
-    work = tmp_path / "v"
-    work.mkdir()
-    (work / "input.json").write_text(json.dumps({"qa": {"id": "Q2"}}))
-    assert JudgeScore.model_validate(run("verifier", tmp_path, progress, work=work).payload["judge"]).evidence == ["Q2"]
-
-
-def test_usage_estimated(standins, tmp_path, progress):
-    standins.set(usage={"input_tokens": 2_000_000, "output_tokens": 0})
-    usage = run("planner", tmp_path, progress).usage
-    assert usage.tokens_in == 2_000_000 and usage.cost_estimated and usage.cost_usd == pytest.approx(2.5)
-
-
 @pytest.mark.parametrize(
     "kind, code, words",
     [
-        ("auth", 41, "not signed in"),
+        ("auth", 41, "auth error.*security.auth.selectedType"),
         ("input", 42, "bad input"),
         ("sandbox", 44, "sandbox"),
         ("config", 52, "configuration"),
@@ -92,12 +61,3 @@ def test_hang_hits_idle_limit(standins, tmp_path, progress):
     req = make_request("planner", tmp_path / "w", GEMINI, idle_s=0.5)
     with pytest.raises(ActorError, match="idle limit"):
         get_adapter("gemini").run(req, progress, threading.Event())
-
-
-@pytest.mark.parametrize("harness", ["claude", "codex", "gemini"])
-def test_researcher_returns_evidence(standins, tmp_path, progress, harness):
-    (tmp_path / "r").mkdir()
-    req = make_request("researcher", tmp_path / "r", Binding(harness=harness))
-    result = get_adapter(harness).run(req, progress, threading.Event())
-    assert result.payload["evidence"]["items"][0]["id"] == "r1"
-    assert standins.last()["stdin"].startswith("# CRUMB role: researcher")

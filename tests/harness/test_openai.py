@@ -156,3 +156,53 @@ def test_model_is_required(tmp_path, progress, openai_server):
     b = binding(openai_server).model_copy(update={"model": None})
     with pytest.raises(ActorError, match="no model"):
         run("planner", tmp_path, progress, openai_server, bind=b)
+
+
+def test_a_gpt5_model_is_sent_no_temperature_with_a_note(openai_server, tmp_path, progress):
+    openai_server.control = {"refuse_temperature": True}
+    b = Binding(harness="openai", provider="openai", model="gpt-5-mini", options={"base_url": openai_server.base_url})
+    result = run("planner", tmp_path, progress, openai_server, bind=b)
+    assert "spec" in result.payload
+    assert [("temperature" in r["body"]) for r in openai_server.requests] == [False]
+    assert any(u.tool == "note" and "temperature" in u.message for u in progress.updates)
+
+
+def test_a_server_that_refuses_the_temperature_gets_the_request_again_without_it(openai_server, tmp_path, progress):
+    openai_server.control = {"refuse_temperature": True}
+    result = run("planner", tmp_path, progress, openai_server)
+    assert "spec" in result.payload
+    assert [("temperature" in r["body"]) for r in openai_server.requests] == [True, False]
+    assert any(u.tool == "note" and "refused a temperature" in u.message for u in progress.updates)
+
+
+def test_a_429_is_waited_out_as_retry_after_asks(openai_server, tmp_path, progress):
+    openai_server.control = {"mode": "error", "status": 429, "times": 2, "retry_after": 1, "message": "slow down"}
+    started = time.monotonic()
+    result = run("planner", tmp_path, progress, openai_server)
+    assert "spec" in result.payload and len(openai_server.requests) == 3
+    assert time.monotonic() - started >= 2.0  # waited 1 s twice, as asked
+    waits = [u.message for u in progress.updates if u.tool == "rate_limit"]
+    assert len(waits) == 2 and "waiting 1 s" in waits[0]
+
+
+def test_a_429_asking_longer_than_the_wall_limit_fails_at_once(openai_server, tmp_path, progress):
+    openai_server.control = {"mode": "error", "status": 429, "retry_after": 600, "message": "slow down"}
+    with pytest.raises(ActorError, match=r"HTTP 429: slow down; the server asks to wait 600 s, more than"):
+        run("planner", tmp_path, progress, openai_server)
+    assert len(openai_server.requests) == 1
+
+
+def test_the_proxy_named_by_the_environment_is_used(openai_server, tmp_path, progress, monkeypatch):
+    """The base URL's host does not resolve; only a request through HTTP_PROXY (the stand-in itself,
+    which sees the absolute URL) can answer."""
+    monkeypatch.setenv("HTTP_PROXY", openai_server.base_url.removesuffix("/v1"))
+    monkeypatch.delenv("NO_PROXY", raising=False)
+    monkeypatch.delenv("no_proxy", raising=False)
+    b = binding(openai_server, base_url="http://model-server.invalid:9/v1")
+    assert "spec" in run("planner", tmp_path, progress, openai_server, bind=b).payload
+    assert openai_server.requests[-1]["path"] == "http://model-server.invalid:9/v1/chat/completions"
+
+
+def test_researcher_returns_evidence(openai_server, tmp_path, progress):
+    result = run("researcher", tmp_path, progress, openai_server)
+    assert result.payload["evidence"]["items"][0]["id"] == "r1"

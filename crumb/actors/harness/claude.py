@@ -6,6 +6,10 @@ Assumptions about the CLI (see ../shared AGENT-CLIS.md; check with `claude --hel
   structured_output (with `--json-schema`). Exit 1 on error results, the JSON still printed.
 - The working folder is the process cwd. Inside another Claude Code session the CLI refuses to start
   unless CLAUDECODE / CLAUDE_CODE_ENTRYPOINT are removed. As root, bypassPermissions needs IS_SANDBOX=1.
+- `--no-session-persistence` keeps it from writing the whole conversation to ~/.claude/projects/.
+- A failing API call is retried CLAUDE_CODE_MAX_RETRIES times (10 by default, minutes for a bad key), each
+  announced by a `{"type":"system","subtype":"api_retry","attempt":N,"error_status":S}` line.
+Tested against 2.1.197 with a fake Anthropic server (tests/agents/).
 """
 
 from __future__ import annotations
@@ -52,13 +56,17 @@ ROLE_TOOLS = {
 }
 EDIT_TOOLS = {"Write", "Edit", "MultiEdit", "NotebookEdit"}
 DEFAULT_TURNS = {"builder": 60, "verifier": 12, "planner": 8, "researcher": 16}
+#: the CLI's own retries of a failing API call (its default, 10, takes minutes before CRUMB hears of it);
+#: CRUMB's circuit breaker retries too. A CLAUDE_CODE_MAX_RETRIES in the environment wins.
+MAX_RETRIES = 2
 
 
 def build_argv(exe: str, request: ActorRequest) -> list[str]:
     opts = request.binding.options
     role = request.role
     mode = str(opts.get("permission_mode") or ("acceptEdits" if role in WRITERS else "dontAsk"))
-    argv = [exe, "-p", "--output-format", "stream-json", "--verbose", "--permission-mode", mode]
+    argv = [exe, "-p", "--output-format", "stream-json", "--verbose", "--no-session-persistence",
+            "--permission-mode", mode]
     if request.binding.model:
         argv += ["--model", request.binding.model]
     argv += ["--max-turns", str(max(2, int(opts.get("max_turns", DEFAULT_TURNS[role]))))]
@@ -81,11 +89,17 @@ class _Stream(JsonLines):
         super().__init__(work_dir, progress)
         self.result: dict[str, Any] | None = None
         self.files: list[str] = []
+        self.retries = 0
 
     def on_event(self, obj: dict[str, Any]) -> None:
         kind = obj.get("type")
         if kind == "result":
             self.result = obj
+        elif kind == "system" and obj.get("subtype") == "api_retry":
+            self.retries += 1
+            status = obj.get("error_status") or obj.get("error") or "?"
+            self.progress(ProgressUpdate(message=f"API call failed ({status}); claude retries (attempt {obj.get('attempt', self.retries)})",
+                                         tool="api_retry"))
         elif kind == "assistant":
             for block in (obj.get("message") or {}).get("content") or []:
                 if isinstance(block, dict) and block.get("type") == "tool_use":
@@ -106,7 +120,7 @@ class ClaudeAdapter:
     name = "claude"
 
     def run(self, request: ActorRequest, progress: ProgressFn, cancel: threading.Event) -> ActorResult:
-        mode_env: dict[str, str] = {}
+        mode_env: dict[str, str] = {"CLAUDE_CODE_MAX_RETRIES": os.environ.get("CLAUDE_CODE_MAX_RETRIES", str(MAX_RETRIES))}
         env = child_env(remove=NESTED_CLAUDE_VARS)
         exe = executable_for(request, "claude", env)
         argv = build_argv(exe, request)

@@ -9,6 +9,10 @@ Assumptions (AGENT-CLIS.md; check with `codex exec --help`):
   fail silently inside containers: presets for already-isolated machines use danger-full-access.
 - read-only stops writes and network, not reads: a Verifier run here can read any file the user can by
   absolute path (it is only not told the session's). See README.md "What a Verifier can read".
+- `--json` never names the model: it is the binding's, else config.toml's `model`.
+- It keeps state and log databases under CODEX_HOME even with --ephemeral: each run gets a private
+  CODEX_HOME holding copies of config.toml and auth.json only (private_home.py), deleted afterwards.
+Tested against 0.171.0 with a fake Responses server (tests/agents/).
 """
 
 from __future__ import annotations
@@ -32,6 +36,14 @@ from crumb.actors.harness.common import (
     relative_path,
     run_cli,
     usage_meta,
+)
+from crumb.actors.harness.private_home import (
+    CODEX_CREDENTIALS,
+    codex_config,
+    codex_home,
+    codex_source,
+    private_home,
+    write_back,
 )
 from crumb.actors.harness.progress import Throttle
 from crumb.actors.harness.roles import (
@@ -107,12 +119,20 @@ class CodexAdapter:
         throttle = Throttle(progress)
         events = _Events(request.work_dir, throttle)
         started = now()
-        proc = run_cli("codex", request, argv, stdin_text=prompt_for(request), env=env, cancel=cancel, on_line=events)
+        configured = codex_config(env).get("model")
+        source = codex_source(env)
+        with private_home("codex") as home:
+            env.update(codex_home(home, env))
+            try:
+                proc = run_cli("codex", request, argv, stdin_text=prompt_for(request), env=env, cancel=cancel,
+                               on_line=events)
+            finally:
+                write_back(CODEX_CREDENTIALS, home, source)
         throttle.flush()
         usage = usage_meta(
             "codex",
             request,
-            model=request.binding.model,
+            model=request.binding.model or (configured if isinstance(configured, str) else None),
             tokens_in=events.tokens_in if events.turns else None,
             tokens_out=events.tokens_out if events.turns else None,
             duration_ms=proc.duration_ms,

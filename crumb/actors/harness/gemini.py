@@ -6,7 +6,12 @@ Assumptions (AGENT-CLIS.md; check with `gemini --help`):
   tool_result, error{message}, result{status, stats{input_tokens, output_tokens, ...}}. Tokens only.
 - Headless writes need `--approval-mode auto_edit` (or yolo); untrusted folders fail in headless mode
   unless `--skip-trust`. Exit codes: 41 auth, 42 input, 44 sandbox, 52 config, 53 turn limit,
-  54 tool error, 55 untrusted workspace, 130 cancelled.
+  54 tool error, 55 untrusted workspace, 130 cancelled. On an API error it exits with the HTTP status
+  modulo 256 (401 -> 145, 429 -> 173, 500 -> 244).
+- `init` says model "auto" when none is given; the models that answered are in result.stats.models.
+- It keeps every conversation under its home (~/.gemini/tmp/.../chats/) with no flag against it: each
+  run gets a private GEMINI_CLI_HOME with copies of settings and sign-in only (private_home.py).
+Tested against 0.61.0 with a fake Gemini server (tests/agents/).
 """
 
 from __future__ import annotations
@@ -32,6 +37,14 @@ from crumb.actors.harness.common import (
     table,
     usage_meta,
 )
+from crumb.actors.harness.private_home import (
+    GEMINI_AUTH_SETTING,
+    GEMINI_CREDENTIALS,
+    gemini_home,
+    gemini_source,
+    private_home,
+    write_back,
+)
 from crumb.actors.harness.progress import Throttle
 from crumb.actors.harness.roles import (
     agent_result,
@@ -41,7 +54,8 @@ from crumb.actors.harness.roles import (
 
 EXIT_CODES = {
     1: "general error",
-    41: "not signed in (auth error): run `gemini` once interactively or set GEMINI_API_KEY",
+    41: "auth error: sign in by running `gemini` once, or set GEMINI_API_KEY; with a key set, check the "
+        f"setting {GEMINI_AUTH_SETTING} (\"gemini-api-key\") in ~/.gemini/settings.json",
     42: "bad input",
     44: "sandbox error",
     52: "configuration error: check ~/.gemini/settings.json",
@@ -50,6 +64,9 @@ EXIT_CODES = {
     55: "untrusted workspace: trust the folder or pass --skip-trust",
     130: "cancelled",
 }
+HTTP_STATUS = {400: "bad request", 401: "unauthorized: the API key was refused", 403: "forbidden",
+               404: "model not found", 429: "rate limited or out of quota", 500: "server error",
+               503: "service unavailable"}
 EDIT_TOOLS = {"write_file", "replace", "edit", "write"}
 APPROVAL_MODES = ("default", "auto_edit", "yolo", "plan")
 PROMPT_LINE = "Do the task described above and end with the JSON answer it asks for."
@@ -107,19 +124,26 @@ class GeminiAdapter:
         throttle = Throttle(progress)
         lines = _Lines(request.work_dir, throttle)
         started = now()
-        proc = run_cli("gemini", request, argv, stdin_text=prompt_for(request), env=env, cancel=cancel, on_line=lines)
+        source = gemini_source(env)
+        with private_home("gemini") as home:
+            env.update(gemini_home(home, env))
+            try:
+                proc = run_cli("gemini", request, argv, stdin_text=prompt_for(request), env=env, cancel=cancel,
+                               on_line=lines)
+            finally:
+                write_back(GEMINI_CREDENTIALS, home / ".gemini", source)
         throttle.flush()
         stats = (lines.result or {}).get("stats") or {}
         usage = usage_meta(
             "gemini",
             request,
-            model=request.binding.model or lines.model,
+            model=answered_by(stats) or request.binding.model or (lines.model if lines.model != "auto" else None),
             tokens_in=int(stats["input_tokens"]) if "input_tokens" in stats else None,
             tokens_out=int(stats["output_tokens"]) if "output_tokens" in stats else None,
             duration_ms=proc.duration_ms,
         )
         if proc.returncode != 0 or (lines.result or {}).get("status") not in (None, "success"):
-            meaning = EXIT_CODES.get(proc.returncode or 0, "failed")
+            meaning = exit_meaning(proc.returncode)
             err = (lines.result or {}).get("error")
             detail = (err.get("message") if isinstance(err, dict) else None) or (lines.errors[-1] if lines.errors else proc.stderr_tail())
             raise ActorError(
@@ -133,3 +157,23 @@ class GeminiAdapter:
                 usage=usage,
             )
         return agent_result(request, "".join(lines.parts), harness="gemini", started=started, usage=usage)
+
+
+def exit_meaning(code: int | None) -> str:
+    """What an exit code stands for: a documented code, or the HTTP status it is the remainder of."""
+    if code in EXIT_CODES:
+        return EXIT_CODES[code]
+    if code is not None and 400 <= code + 256 < 600:
+        status = code + 256
+        return f"API error: HTTP {status}, {HTTP_STATUS.get(status, 'see the run log')}"
+    return "failed"
+
+
+def answered_by(stats: dict[str, Any]) -> str | None:
+    """The model that did the work: of result.stats.models, the one with the most tokens (the router's
+    small model is listed too)."""
+    models = table(stats.get("models"))
+    if not models:
+        return None
+    ranked = [(int(table(v).get("total_tokens") or 0), i, m) for i, (m, v) in enumerate(models.items())]
+    return max(ranked)[2]  # on a tie the later one: the router is asked first

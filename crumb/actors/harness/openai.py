@@ -4,6 +4,10 @@ POST {base}/chat/completions with {model, messages, temperature, stream}. The mo
 so a Builder writes its files in the text format of filesformat.py, confined to the game folder.
 The request runs on a worker thread so the wall and idle limits and /cancel can cut it off by
 closing the socket.
+
+Models of the GPT-5 family (and o-series) accept only the default temperature: it is left out for them,
+and for any model whose server refuses it, with a progress note saying so. A 429 is waited out as its
+Retry-After asks (a progress event, inside the wall limit). HTTP(S)_PROXY / NO_PROXY are honoured.
 """
 
 from __future__ import annotations
@@ -16,7 +20,9 @@ import threading
 import time
 from pathlib import Path
 from typing import Any
+from email.utils import parsedate_to_datetime
 from urllib.parse import urlsplit
+from urllib.request import getproxies, proxy_bypass
 
 from crumb.actors.base import (
     ActorError,
@@ -47,6 +53,10 @@ LOOPBACK = {"localhost", "127.0.0.1", "::1"}
 SYSTEM = "You play one role in CRUMB, a studio that makes small browser games. Follow the instructions exactly."
 #: how much of the existing game the prompt may quote (fix rounds, verifier)
 MAX_QUOTE_BYTES = 200_000
+#: model name prefixes that refuse any temperature but the default ("Only the default (1) value is supported")
+FIXED_TEMPERATURE = ("gpt-5", "o1", "o3", "o4")
+#: how many 429s a run waits out before it fails
+MAX_RATE_LIMIT_WAITS = 3
 TEXT_SUFFIXES = {".html", ".js", ".mjs", ".css", ".json", ".txt", ".md", ".svg"}
 
 
@@ -111,6 +121,8 @@ class _Call(threading.Thread):
         self.usage: dict[str, Any] = {}
         self.model: str | None = None
         self.error: str | None = None
+        self.status = 0
+        self.retry_after: float | None = None
         self.conn: http.client.HTTPConnection | None = None
         self.closed = False
 
@@ -139,16 +151,17 @@ class _Call(threading.Thread):
 
     def _exchange(self, log: Any) -> None:
         scheme, host, port, path = self.url
-        cls = http.client.HTTPSConnection if scheme == "https" else http.client.HTTPConnection
-        self.conn = cls(host, port, timeout=None)
-        self.conn.request("POST", path, body=self.body, headers=self.headers)
+        self.conn, target = connection(scheme, host, port, path)
+        self.conn.request("POST", target, body=self.body, headers=self.headers)
         resp = self.conn.getresponse()
         self.last = time.monotonic()
+        self.status = resp.status
         ctype = resp.getheader("content-type", "")
         if resp.status >= 400:
             raw = resp.read(65536)
             if log:
                 log.write(raw + b"\n")
+            self.retry_after = retry_after(resp.getheader("retry-after"))
             self.error = f"HTTP {resp.status}: {_error_message(raw)}"
             return
         if "text/event-stream" in ctype:
@@ -208,6 +221,40 @@ class _Call(threading.Thread):
             self.usage = obj["usage"]
 
 
+def connection(scheme: str, host: str, port: int, path: str) -> tuple[http.client.HTTPConnection, str]:
+    """A connection to the server, through the proxy the environment names for it (HTTP(S)_PROXY, unless
+    NO_PROXY exempts the host; a loopback server never goes through one), and the request target to send on it."""
+    proxy = None if host in LOOPBACK or proxy_bypass(host) else getproxies().get(scheme)
+    if not proxy:
+        cls = http.client.HTTPSConnection if scheme == "https" else http.client.HTTPConnection
+        return cls(host, port, timeout=None), path
+    p = urlsplit(proxy if "://" in proxy else f"http://{proxy}")
+    if scheme == "https":
+        conn = http.client.HTTPSConnection(p.hostname or "", p.port or 8080, timeout=None)
+        conn.set_tunnel(host, port)
+        return conn, path
+    return http.client.HTTPConnection(p.hostname or "", p.port or 8080, timeout=None), f"http://{host}:{port}{path}"
+
+
+def retry_after(value: str | None) -> float | None:
+    """Seconds a Retry-After header asks for (delta-seconds or an HTTP date), None if absent or unreadable."""
+    if not value:
+        return None
+    try:
+        return max(0.0, float(value))
+    except ValueError:
+        pass
+    try:
+        return max(0.0, parsedate_to_datetime(value).timestamp() - time.time())
+    except (TypeError, ValueError):
+        return None
+
+
+def refuses_temperature(error: str) -> bool:
+    text = error.lower()
+    return "temperature" in text and any(w in text for w in ("unsupported", "not support", "only the default"))
+
+
 def _error_message(raw: bytes) -> str:
     try:
         obj = json.loads(raw)
@@ -247,12 +294,17 @@ class OpenAIAdapter:
         elif request.role == "verifier":
             quoted = "## The game's files\n\n" + (quote_files(request.work_dir / "game") or "(none)")
         prompt = prompt_for(request, mode="text", files=quoted)
-        body = {
+        body: dict[str, Any] = {
             "model": model,
             "messages": [{"role": "system", "content": SYSTEM}, {"role": "user", "content": prompt}],
-            "temperature": float(opts.get("temperature", 0.2)),
             "stream": bool(opts.get("stream", True)),
         }
+        fixed = model.rsplit("/", 1)[-1].lower().startswith(FIXED_TEMPERATURE)
+        if "temperature" in opts or not fixed:
+            body["temperature"] = float(opts.get("temperature", 0.2))
+        else:
+            progress(ProgressUpdate(message=f"{model} accepts only its default temperature: sent without one",
+                                    tool="note"))
         if body["stream"]:
             body["stream_options"] = {"include_usage": True}
         if opts.get("max_tokens"):
@@ -266,10 +318,33 @@ class OpenAIAdapter:
             with open(request.log_path, "ab") as log:
                 log.write(f"POST {url[0]}://{url[1]}:{url[2]}{url[3]} model={model}\n".encode())
         throttle = Throttle(progress)
-        call = _Call(url, json.dumps(body).encode(), headers, request.log_path, throttle)
         started = time.monotonic()
-        call.start()
-        stopped = _wait(call, request, cancel, started)
+        waits = 0
+        while True:
+            call = _Call(url, json.dumps(body).encode(), headers, request.log_path, throttle)
+            call.start()
+            stopped = _wait(call, request, cancel, started)
+            if stopped or not call.error:
+                break
+            if "temperature" in body and call.status == 400 and refuses_temperature(call.error):
+                body.pop("temperature")
+                progress(ProgressUpdate(message=f"the server refused a temperature for {model}: sent again without one",
+                                        tool="note"))
+                continue
+            if call.status == 429 and waits < MAX_RATE_LIMIT_WAITS:
+                waits += 1
+                delay = call.retry_after if call.retry_after is not None else 2.0 ** waits
+                left = request.limits.wall_s - (time.monotonic() - started)
+                if delay >= left:
+                    call.error += f"; the server asks to wait {delay:g} s, more than the {left:.0f} s left of the wall limit"
+                    break
+                progress(ProgressUpdate(message=f"rate limited (429): waiting {delay:g} s as the server asks, then "
+                                        f"trying again ({waits}/{MAX_RATE_LIMIT_WAITS})", tool="rate_limit"))
+                if cancel.wait(delay):
+                    stopped = "cancelled; the request was abandoned"
+                    break
+                continue
+            break
         throttle.flush()
         duration_ms = int((time.monotonic() - started) * 1000)
         text = "".join(call.text)

@@ -6,6 +6,9 @@
   reply  the model's text (default: a valid answer for the role found in the prompt)
   files  for builders with no `reply`: {"path": "content"} turned into <<<FILE blocks ("auto": Tap Dash)
   usage  {"prompt_tokens": n, "completion_tokens": n}; set None to omit usage
+  times  with mode "error": fail only the first `times` requests, then answer
+  retry_after  with mode "error": a Retry-After header (seconds)
+  refuse_temperature  answer 400 to any request that names a temperature (as GPT-5-family models do)
 Requests are kept in `server.requests` (decoded JSON bodies).
 """
 
@@ -47,9 +50,18 @@ class Handler(BaseHTTPRequestHandler):
             self._json(404, {"error": {"message": f"no route {self.path}"}})
             return
         mode = ctl.get("mode", "ok")
-        if mode == "error":
+        if ctl.get("refuse_temperature") and "temperature" in body:
+            self._json(400, {"error": {"message": f"Unsupported value: 'temperature' does not support {body['temperature']} "
+                                       "with this model. Only the default (1) value is supported.",
+                                       "type": "invalid_request_error", "param": "temperature"}})
+            return
+        failed = sum(1 for r in self.server.requests if r.get("failed"))
+        if mode == "error" and failed < int(ctl.get("times", 1 << 30)):
+            self.server.requests[-1]["failed"] = True
             status = int(ctl.get("status", 500))
-            self._json(status, {"error": {"message": ctl.get("message", "model 'x' not found"), "type": "invalid_request_error"}})
+            extra = {"Retry-After": str(ctl["retry_after"])} if "retry_after" in ctl else {}
+            self._json(status, {"error": {"message": ctl.get("message", "model 'x' not found"), "type": "invalid_request_error"}},
+                       extra)
             return
         if mode == "hang":
             self.server.stop.wait()
@@ -109,11 +121,13 @@ class Handler(BaseHTTPRequestHandler):
         self.wfile.flush()
         self.close_connection = True
 
-    def _json(self, status: int, obj: Any) -> None:
+    def _json(self, status: int, obj: Any, headers: dict[str, str] | None = None) -> None:
         raw = json.dumps(obj).encode()
         self.send_response(status)
         self.send_header("Content-Type", "application/json")
         self.send_header("Content-Length", str(len(raw)))
+        for k, v in (headers or {}).items():
+            self.send_header(k, v)
         self.end_headers()
         self.wfile.write(raw)
 

@@ -1,0 +1,233 @@
+"""What every fake model server shares: a real HTTP server on 127.0.0.1, the script that plays each
+CRUMB role, and the switches that inject failures. Each vendor module only speaks its wire format.
+
+The script reads the role from the prompt (`# CRUMB role: <role>`) and the role's input from the
+prompt's first ```json block, so the same server can play a whole session. A request without the
+marker (a CLI's side request: a title, a summary) gets a short plain answer.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+import threading
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+
+STANDINS = Path(__file__).resolve().parents[1] / "harness" / "standins"
+sys.path.insert(0, str(STANDINS))
+import _core  # type: ignore[import-not-found]  # noqa: E402  (the spec and game every script uses)
+
+GAME_HTML = (STANDINS / "game.html").read_text()
+ROLE_RE = re.compile(r"^# CRUMB role: (\w+)", re.M)
+FENCE_RE = re.compile(r"```json\s*\n(.*?)\n```", re.S)
+#: the fault switches a test can set: HTTP statuses, a stream cut off with a malformed chunk, or a request
+#: accepted and never answered (until the server closes)
+FAULTS = ("401", "429", "500", "malformed", "hang")
+
+
+def role_of(text: str) -> str | None:
+    m = ROLE_RE.search(text)
+    return m.group(1) if m else None
+
+
+def role_input(text: str) -> dict[str, Any]:
+    """The projected input quoted in the prompt (the first ```json block), {} if none parses."""
+    m = FENCE_RE.search(text)
+    if not m:
+        return {}
+    try:
+        value = json.loads(m.group(1))
+    except ValueError:
+        return {}
+    return value if isinstance(value, dict) else {}
+
+
+@dataclass
+class Recorded:
+    """One request as the server saw it."""
+
+    path: str
+    headers: dict[str, str]
+    body: dict[str, Any]
+    role: str | None = None
+    fault: str | None = None
+
+
+@dataclass
+class Script:
+    """How the fake model plays: verdicts given in turn (the last repeats), faults injected in turn into
+    role requests (`always` into every one), the model it says answered, and optional overrides."""
+
+    verdicts: list[str] = field(default_factory=lambda: ["PASS"])
+    faults: list[str] = field(default_factory=list)
+    always: str | None = None
+    retry_after_s: float = 1.0
+    model: str | None = None
+    reply: dict[str, Any] | None = None
+    verifier_calls: int = 0
+
+    def next_fault(self) -> str | None:
+        if self.always:
+            return self.always
+        return self.faults.pop(0) if self.faults else None
+
+    def answer(self, role: str, prompt: str) -> dict[str, Any]:
+        """The JSON answer a role ends with."""
+        if self.reply is not None:
+            return self.reply
+        data = role_input(prompt)
+        if role == "verifier":
+            verdict = self.verdicts[min(self.verifier_calls, len(self.verdicts) - 1)]
+            self.verifier_calls += 1
+            qa_id = str((data.get("qa") or {}).get("id") or "qa")
+            dims = {d: {"score": 4.0 if verdict == "PASS" else 2.0, "evidence": [qa_id]}
+                    for d in ("goal_fit", "runs", "controls", "rules", "visuals", "performance")}
+            judge: dict[str, Any] = {"verdict": verdict, "scores": dims, "total": 4.0 if verdict == "PASS" else 2.0,
+                                     "feedback": "plays as pitched" if verdict == "PASS" else "make the dot bigger",
+                                     "evidence": [qa_id]}
+            if verdict in ("FAIL", "REJECT"):
+                judge["severity"] = "Important"
+            return {"judge": judge}
+        if role == "builder":
+            fix = " (fix round)" if data.get("feedback") else ""
+            return {"notes": [f"wrote index.html (Tap Dash){fix}"]}
+        reply: dict[str, Any] = _core.auto_reply(role)
+        return reply
+
+    def answer_text(self, role: str, prompt: str) -> str:
+        return "Done.\n\n```json\n" + json.dumps(self.answer(role, prompt)) + "\n```\n"
+
+
+class FakeServer:
+    """A threaded HTTP server on 127.0.0.1; subclasses implement `handle(req, recorded)`."""
+
+    #: the model named in replies when the script names none
+    default_model = "fake-model"
+
+    def __init__(self, script: Script | None = None) -> None:
+        self.script = script or Script()
+        self.requests: list[Recorded] = []
+        self.lock = threading.Lock()
+        self.closing = threading.Event()
+        owner = self
+
+        class Handler(BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
+            def log_message(self, *args: Any) -> None:
+                pass
+
+            def do_GET(self) -> None:
+                owner.on_get(self)
+
+            def do_POST(self) -> None:
+                length = int(self.headers.get("content-length") or 0)
+                raw = self.rfile.read(length) if length else b""
+                try:
+                    body = json.loads(raw) if raw else {}
+                except ValueError:
+                    body = {}
+                rec = Recorded(self.path, {k.lower(): v for k, v in self.headers.items()}, body)
+                with owner.lock:
+                    owner.requests.append(rec)
+                    owner.handle(self, rec)
+
+        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.httpd.daemon_threads = True
+        self.port = self.httpd.server_address[1]
+        self.thread = threading.Thread(target=self.httpd.serve_forever, name=type(self).__name__, daemon=True)
+
+    @property
+    def base_url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def model(self) -> str:
+        return self.script.model or self.default_model
+
+    def __enter__(self) -> "FakeServer":
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.closing.set()
+        self.httpd.shutdown()
+        self.httpd.server_close()
+
+    def role_requests(self, role: str | None = None) -> list[Recorded]:
+        return [r for r in self.requests if r.role and (role is None or r.role == role)]
+
+    # -- for subclasses ---------------------------------------------------------------------------
+    def handle(self, h: BaseHTTPRequestHandler, rec: Recorded) -> None:
+        raise NotImplementedError
+
+    def on_get(self, h: BaseHTTPRequestHandler) -> None:
+        send_json(h, 404, {"error": {"message": f"no route {h.path}"}})
+
+    def fault_reply(self, h: BaseHTTPRequestHandler, rec: Recorded, error_body: Any) -> bool:
+        """Answer with the next injected HTTP fault, if any; True when one was sent. 'malformed' is left
+        to the vendor module (it belongs inside a stream)."""
+        fault = self.script.next_fault() if rec.role else None
+        rec.fault = fault
+        if fault is None or fault == "malformed":
+            return False
+        if fault == "hang":
+            self.lock.release()  # other requests (a CLI's side requests) still get answers
+            try:
+                self.closing.wait()
+            finally:
+                self.lock.acquire()
+            return True
+        status = int(fault)
+        headers = {"retry-after": f"{self.script.retry_after_s:g}"} if status == 429 else {}
+        send_json(h, status, error_body(status), headers)
+        return True
+
+
+def send_json(h: BaseHTTPRequestHandler, status: int, obj: Any, headers: dict[str, str] | None = None) -> None:
+    raw = json.dumps(obj).encode()
+    h.send_response(status)
+    h.send_header("content-type", "application/json")
+    h.send_header("content-length", str(len(raw)))
+    for k, v in (headers or {}).items():
+        h.send_header(k, v)
+    h.end_headers()
+    h.wfile.write(raw)
+
+
+class SSE:
+    """A text/event-stream response, closed at the end (no keep-alive to reason about)."""
+
+    def __init__(self, h: BaseHTTPRequestHandler) -> None:
+        self.h = h
+        h.send_response(200)
+        h.send_header("content-type", "text/event-stream")
+        h.send_header("cache-control", "no-cache")
+        h.send_header("connection", "close")
+        h.end_headers()
+        h.close_connection = True
+
+    def event(self, data: Any, name: str | None = None) -> None:
+        head = f"event: {name}\n" if name else ""
+        payload = data if isinstance(data, str) else json.dumps(data)
+        self.h.wfile.write(f"{head}data: {payload}\n\n".encode())
+        self.h.wfile.flush()
+
+    def raw(self, text: str) -> None:
+        self.h.wfile.write(text.encode())
+        self.h.wfile.flush()
+
+
+def text_of(value: Any) -> str:
+    """Every string inside a JSON value, joined: where a prompt sits differs by API."""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, dict):
+        return "\n".join(text_of(v) for v in value.values())
+    if isinstance(value, list):
+        return "\n".join(text_of(v) for v in value)
+    return ""

@@ -1,0 +1,101 @@
+"""Every harness x role through the real CLI (pinned in package.json) against its vendor's fake
+model server: CRUMB's flags are accepted, its parsers read the real output, the builder's file is
+written by the CLI's own tool, and the model that answered is recorded with its cost."""
+
+from __future__ import annotations
+
+import json
+import threading
+from pathlib import Path
+
+import pytest
+
+from crumb.actors.base import Binding
+from crumb.actors.harness import get_adapter
+from crumb.actors.harness.prices import lookup
+from crumb.protocol.game import JudgeScore, Spec
+from tests.agents.conftest import Vendor
+from tests.harness.conftest import PITCH, Progress, make_request
+
+ROLES = ("planner", "researcher", "builder", "verifier")
+#: the flag each CLI gets per role: only the builder may write
+WRITE_FLAGS = {"claude": ("--permission-mode", "acceptEdits", "dontAsk"), "codex": ("--sandbox", "workspace-write", "read-only"),
+               "gemini": ("--approval-mode", "auto_edit", "default")}
+
+
+def run(vendor: Vendor, role: str, tmp_path: Path, binding: Binding | None = None, progress: Progress | None = None,
+        **kw):
+    work = tmp_path / f"work-{role}"
+    work.mkdir(exist_ok=True)
+    if role == "verifier":
+        (work / "input.json").write_text(json.dumps({"qa": {"id": "Q1"}}))
+    progress = progress if progress is not None else Progress()
+    kw.setdefault("wall_s", 120)
+    kw.setdefault("idle_s", 60)
+    req = make_request(role, work, binding or Binding(harness=vendor.harness),
+                       log_path=tmp_path / "logs" / f"{role}.log", **kw)
+    return get_adapter(vendor.harness).run(req, progress, threading.Event()), progress, work
+
+
+@pytest.mark.parametrize("role", ROLES)
+def test_each_role_through_the_real_cli(vendor, role, tmp_path):
+    result, progress, work = run(vendor, role, tmp_path)
+    asked = vendor.server.role_requests(role)
+    assert asked, f"the {vendor.harness} CLI never asked the model for the {role}"
+    if role == "planner":
+        assert Spec.model_validate(result.payload["spec"]).title == "Tap Dash"
+    elif role == "researcher":
+        assert result.payload["evidence"]["items"][0]["id"] == "r1"
+    elif role == "verifier":
+        judge = JudgeScore.model_validate(result.payload["judge"])
+        assert judge.verdict == "PASS" and judge.evidence == ["Q1"]
+    else:
+        assert "window.__crumb" in (work / "index.html").read_text()  # written by the CLI's own tool
+        assert result.files == ["index.html"]
+        assert "index.html" in progress.files
+    argv = (tmp_path / "logs" / f"{role}.log").read_text().splitlines()[0].split(" ")
+    flag, write, read = WRITE_FLAGS[vendor.harness]
+    assert argv[argv.index(flag) + 1] == (write if role == "builder" else read)
+    assert PITCH not in " ".join(argv)  # the prompt goes by stdin
+    usage = result.usage
+    assert usage.harness == vendor.harness and usage.tokens_in and usage.tokens_out
+    assert usage.model not in (None, "auto")
+    if vendor.harness == "claude":
+        assert usage.cost_usd and not usage.cost_estimated  # Claude Code reports its own dollars
+    else:
+        assert usage.model == vendor.server.model  # the model that answered, not the binding's absence
+        price = lookup(usage.provider or "", usage.model)
+        assert price is not None and usage.cost_estimated
+        assert usage.cost_usd == pytest.approx((usage.tokens_in * price["input"] + usage.tokens_out * price["output"]) / 1e6)
+
+
+def test_nothing_of_the_conversation_remains_under_home(vendor, tmp_path):
+    """After a builder and a planner, no file under HOME holds any of the prompts or the game: what is
+    left is configuration and caches."""
+    for role in ("planner", "builder"):
+        run(vendor, role, tmp_path)
+    leaked = []
+    for path in vendor.home_files():
+        try:
+            text = path.read_bytes()
+        except OSError:
+            continue
+        if PITCH.encode() in text or b"CRUMB role" in text or b"window.__crumb" in text:
+            leaked.append(str(path.relative_to(vendor.home)))
+    assert leaked == [], f"{vendor.harness} left the conversation under HOME: {leaked}"
+
+
+#: per CLI, the binding option that takes the builder's write permission away
+READ_ONLY = {"claude": {"permission_mode": "dontAsk", "allowed_tools": ["Read", "Glob", "Grep"]},
+             "codex": {"sandbox": "read-only"}, "gemini": {"approval_mode": "default"}}
+
+
+def test_a_builder_without_write_permission_writes_nothing(vendor, tmp_path):
+    """The model asks for the write all the same; the real CLI refuses it, and CRUMB fails the run."""
+    from crumb.actors.base import ActorError
+
+    binding = Binding(harness=vendor.harness, options=READ_ONLY[vendor.harness])
+    with pytest.raises(ActorError, match="index.html is not in the game folder"):
+        run(vendor, "builder", tmp_path, binding=binding)
+    assert vendor.server.role_requests("builder")
+    assert not (tmp_path / "work-builder" / "index.html").exists()

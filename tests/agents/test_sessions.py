@@ -1,0 +1,86 @@
+"""Whole sessions through the daemon with the real CLIs and real QA (headless Chromium): a FAIL verdict
+sends the build back for a fix round; the cross preset puts Claude and Codex in one session, each
+recorded as what it is; a CLI whose server refuses every call opens the circuit and the offline studio
+takes over."""
+
+from __future__ import annotations
+
+import pytest
+
+from crumb.store import paths
+from tests.daemon.conftest import crumb, events, wait_done
+
+pytestmark = pytest.mark.browser
+PITCH = "tap the dot as often as you can in 30 seconds"
+
+
+@pytest.fixture
+def claude(throwaway_home, monkeypatch):
+    from tests.agents.conftest import vendor_for
+
+    yield from vendor_for("claude", throwaway_home, monkeypatch)
+
+
+def test_a_fail_verdict_brings_a_fix_round_through_real_claude(root, daemon, claude):
+    claude.script.verdicts = ["FAIL", "PASS"]
+    sid = crumb(root, "pitch", PITCH, "--preset", "claude").stdout.strip()
+    final = wait_done(root, sid, timeout=300)
+    assert final.done["reason"] == "pass", final.errors
+    verdicts = [e["data"]["verdict"] for e in events(root, sid, "judge.score")]
+    assert verdicts == ["FAIL", "PASS"]
+    builds = events(root, sid, "build")
+    assert len(builds) == 2 and all(b["meta"]["harness"] == "claude" for b in builds)
+    fix = [r for r in claude.server.role_requests("builder") if "make the dot bigger" in str(r.body.get("messages"))]
+    assert fix, "the second build was not given the Verifier's feedback"
+    assert (paths.artifacts_dir(root, sid) / "game" / "index.html").is_file()
+
+
+def test_the_cross_preset_runs_claude_and_codex_in_one_session(root, daemon, vendors):
+    sid = crumb(root, "pitch", PITCH, "--preset", "cross").stdout.strip()
+    final = wait_done(root, sid, timeout=300)
+    assert final.done["reason"] == "pass", final.errors
+    build = events(root, sid, "build")[0]["meta"]
+    judge = events(root, sid, "judge.score")[0]["meta"]
+    assert build["harness"] == "claude" and judge["harness"] == "codex"
+    assert judge["model"] == "gpt-5.5" and judge["cost_estimated"]  # config.toml's model, priced as such
+    assert vendors["codex"].server.role_requests("verifier") and vendors["claude"].server.role_requests("builder")
+    assert not vendors["gemini"].server.role_requests()
+
+
+@pytest.fixture
+def codex(throwaway_home, monkeypatch):
+    from tests.agents.conftest import vendor_for
+
+    yield from vendor_for("codex", throwaway_home, monkeypatch)
+
+
+def test_a_refused_key_opens_the_circuit_and_the_offline_studio_takes_over(root, daemon, codex):
+    codex.script.always = "401"
+    sid = crumb(root, "pitch", "60-second snake", "--role", "builder=codex").stdout.strip()
+    final = wait_done(root, sid, timeout=300)
+    failed = events(root, sid, "effect.failed")
+    assert [f["data"]["adapter"] for f in failed] == ["codex"] * 3
+    assert all("401" in f["data"]["error"] for f in failed)
+    swapped = events(root, sid, "adapter.swapped")[0]["data"]
+    assert (swapped["before"], swapped["after"]) == ("codex", "local")
+    assert final.done["reason"] == "pass" and events(root, sid, "build")[0]["meta"]["harness"] == "local"
+
+
+@pytest.mark.parametrize("harness", ["codex", "gemini"])
+def test_a_whole_session_through_each_real_cli(root, daemon, throwaway_home, monkeypatch, harness):
+    from tests.agents.conftest import vendor_for
+
+    for vendor in vendor_for(harness, throwaway_home, monkeypatch):
+        sid = crumb(root, "pitch", PITCH, "--preset", harness).stdout.strip()
+        final = wait_done(root, sid, timeout=300)
+        assert final.done["reason"] == "pass", final.errors
+        for kind in ("spec", "build", "judge.score"):
+            meta = events(root, sid, kind)[0]["meta"]
+            assert meta["harness"] == harness and meta["model"] not in (None, "auto"), (kind, meta)
+            assert meta["tokens_in"] > 0 and meta["cost_estimated"]
+        assert {r.role for r in vendor.server.role_requests()} >= {"planner", "builder", "verifier"}
+        progress = [e["data"] for e in events(root, sid, "progress") if e["data"]["actor"] == "builder"]
+        assert any("index.html" in p["files"] for p in progress), progress
+        started = [e["data"] for e in events(root, sid, "effect.started") if e["data"]["actor"] == "builder"]
+        log = (paths.session_dir(root, sid) / started[0]["log"]).read_text()
+        assert log.startswith("$ ") and "# exit 0" in log
