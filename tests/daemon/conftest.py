@@ -87,6 +87,15 @@ def start_watch(root: Path, env: dict[str, str] | None = None) -> subprocess.Pop
     return proc
 
 
+def stop_watch(proc: subprocess.Popen[str]) -> None:
+    """Stop a `crumb watch` started by start_watch as a person would (SIGTERM), SIGKILL if it hangs."""
+    os.killpg(proc.pid, signal.SIGTERM)
+    try:
+        proc.wait(timeout=60)
+    except subprocess.TimeoutExpired:
+        kill9(proc)
+
+
 def tagged_processes(tag: str) -> list[int]:
     """Processes carrying an environment marker: everything a daemon started inherits it."""
     found = []

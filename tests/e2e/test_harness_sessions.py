@@ -7,15 +7,12 @@ session runs. Whole sessions through the real claude, codex and gemini CLIs are 
 
 from __future__ import annotations
 
-import os
-import signal
-import subprocess
 import sys
 
 import pytest
 
 from crumb.store import paths
-from tests.daemon.conftest import crumb, drop, events, kill9, start_watch, state, tagged_processes, wait_done
+from tests.daemon.conftest import crumb, drop, events, start_watch, state, stop_watch, tagged_processes, wait_done
 from tests.harness.conftest import STANDINS, openai_server, standins  # noqa: F401  (fixtures)
 from tests.wait import wait_until
 
@@ -59,11 +56,7 @@ def test_a_relative_command_with_arguments_runs_from_the_project_root_whatever_t
         sid = crumb(root, "pitch", "tap the dot for 30 seconds", "--role", "all=command:./tools/agent ok").stdout.strip()
         final = wait_done(root, sid, timeout=240)
     finally:
-        os.killpg(proc.pid, signal.SIGTERM)
-        try:
-            proc.wait(timeout=60)
-        except subprocess.TimeoutExpired:
-            kill9(proc)
+        stop_watch(proc)
     recorded = events(root, sid, "session.start")[0]["data"]["bindings"]
     assert {role: chain[0]["options"] for role, chain in recorded.items()} == {
         role: {"command": "./tools/agent ok"} for role in ("planner", "builder", "verifier", "researcher")

@@ -6,9 +6,7 @@ exit codes, `--json`, the columns of `crumb ls`."""
 from __future__ import annotations
 
 import json
-import os
 import shlex
-import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -16,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from crumb.daemon.lock import daemon_status
-from tests.daemon.conftest import crumb, kill9, start_watch, state
+from tests.daemon.conftest import crumb, start_watch, state, stop_watch
 from tests.wait import wait_until
 
 pytestmark = pytest.mark.timeout(900)  # several sessions with real QA on a loaded 2-core machine
@@ -134,8 +132,4 @@ def test_run_and_wait_return_at_once_when_a_person_must_decide_and_the_session_r
         fixed = crumb(root, "wait", second["session"], "--json", "--timeout", "300")
         assert fixed.returncode == 3 and json.loads(fixed.stdout)["round"] == 2  # fixed, judged, waiting again
     finally:
-        os.killpg(proc.pid, signal.SIGTERM)
-        try:
-            proc.wait(timeout=60)
-        except subprocess.TimeoutExpired:
-            kill9(proc)
+        stop_watch(proc)
