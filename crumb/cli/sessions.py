@@ -21,7 +21,7 @@ from ulid import ULID
 
 from crumb.cli.verdict import describe, exit_code, next_commands, outcome, settled
 from crumb.actors.harness import local_only
-from crumb.daemon import pitch_file
+from crumb.daemon import pitch_file, rejected
 from crumb.daemon.files import InboxWriteError, drop_inbox_file
 from crumb.daemon.lock import daemon_status
 from crumb.protocol.events import ROLES
@@ -182,14 +182,31 @@ def follow(root: Path, session: str, *, timeout: float | None, on_event: Any = N
         time.sleep(0.05)  # polling a file a person waits on; not test synchronisation
 
 
+def settled_or_refused(root: Path, session: str) -> Callable[[SessionState], bool]:
+    """follow()'s stop: the session settled, or the daemon refused the pitch that would have started it
+    (it then never gets a transcript, and waiting could only time out)."""
+    return lambda state: settled(state) or (not state.events and rejected.find(root, session) is not None)
+
+
+def check_refused(root: Path, session: str, state: SessionState) -> None:
+    """One `Error:` line with the daemon's reason when it refused this session's pitch."""
+    refusal = None if state.events else rejected.find(root, session)
+    if refusal is not None:
+        raise click.ClickException(safe(f"the daemon refused the pitch of {session}: {refusal.reason or 'no reason yet'} "
+                                        f"(the file is kept as {refusal.file})"))
+
+
 def wait_for(root: Path, session: str, *, timeout: float) -> SessionState:
     """follow() until the session is settled (done, or waiting for a person), with progress; says first
-    when no daemon is watching, or the wait could only time out."""
-    state = follow(root, session, timeout=0, until=settled)
-    if not settled(state) and not daemon_status(root)["running"]:
+    when no daemon is watching, or the wait could only time out, and stops at once on a refused pitch."""
+    until = settled_or_refused(root, session)
+    state = follow(root, session, timeout=0, until=until)
+    if not until(state) and not daemon_status(root)["running"]:
         click.echo(f"no crumb daemon is watching {root}, so nothing will run this session: start `crumb --root {root} "
                    f"watch` in another terminal (or use `crumb run`); waiting up to {timeout:g}s", err=True)
-    return follow(root, session, timeout=timeout, on_event=progress_printer(sys.stderr), until=settled)
+    state = follow(root, session, timeout=timeout, on_event=progress_printer(sys.stderr), until=until)
+    check_refused(root, session, state)
+    return state
 
 
 def progress_printer(stream: Any) -> Any:

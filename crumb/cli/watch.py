@@ -62,7 +62,7 @@ def run(ctx: click.Context, text: str, preset: str | None, seed: int | None, fau
     """One shot: pitch, run the daemon in this process until that session is done or waits for a person,
     print the game's path. Exit codes as `crumb wait`: 0 PASS played as bound, 1 done otherwise, 2 timeout,
     3 waits for a person (the session stays resumable: `crumb watch`, then approve or veto), 4 PASS with a fallback."""
-    from crumb.cli.sessions import echo_json, follow, progress_printer
+    from crumb.cli.sessions import check_refused, echo_json, follow, progress_printer, settled_or_refused
     from crumb.daemon.daemon import Daemon
 
     root = root_of(ctx)
@@ -70,8 +70,9 @@ def run(ctx: click.Context, text: str, preset: str | None, seed: int | None, fau
     session, _ = drop_pitch(root, text, preset=preset, seed=seed, fault=fault, roles=roles,
                             allow_fallback=allow_fallback)
     click.echo(f"session {session}", err=True)
+    until = settled_or_refused(root, session)
     if daemon_status(root)["running"]:
-        state = follow(root, session, timeout=timeout, on_event=progress_printer(sys.stderr), until=settled)
+        state = follow(root, session, timeout=timeout, on_event=progress_printer(sys.stderr), until=until)
     else:
         daemon = Daemon(root, poll=poll, echo=verbose,
                         stop_when=lambda live: session in live and settled(live[session].state))
@@ -79,9 +80,10 @@ def run(ctx: click.Context, text: str, preset: str | None, seed: int | None, fau
         worker = threading.Thread(target=daemon.run, name="crumb-daemon", daemon=True)
         worker.start()
         state = follow(root, session, timeout=timeout, on_event=None if verbose else progress_printer(sys.stderr),
-                       until=settled)
+                       until=until)  # a refused pitch stops it too: that session never starts
         daemon.stop()
         worker.join(timeout=60)
+    check_refused(root, session, state)
     if not settled(state):
         click.echo(f"{session}: not done after {timeout:g}s (phase {state.phase})", err=True)
     else:

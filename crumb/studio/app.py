@@ -26,7 +26,8 @@ from starlette.types import Receive, Scope, Send
 
 from crumb.daemon.files import InboxWriteError
 from crumb.store.paths import session_dir, transcript_path
-from crumb.studio import actions, data, rejected
+from crumb.daemon import rejected
+from crumb.studio import actions, data
 from crumb.studio.panels import PanelFeed, PanelUpdate
 from crumb.studio.security import Guard, GuardMiddleware
 from crumb.studio.tail import WAKE, Line, TailHub, event_frame

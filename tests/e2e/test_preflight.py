@@ -212,3 +212,26 @@ def json_of(stdout: str) -> dict[str, Any]:
 
     obj: dict[str, Any] = json.loads(stdout)
     return obj
+
+
+def test_pitch_wait_and_wait_stop_at_once_when_the_daemon_refuses_the_pitch(
+        root: Path, daemon: Any, monkeypatch: Any, tmp_path: Path) -> None:
+    """The CLI sees a claude on its PATH, the daemon does not: the daemon refuses the pitch file, and the
+    commands waiting on that session say so at once instead of waiting out their timeout."""
+    monkeypatch.setenv("PATH", path_without(*AGENTS))
+    for var in AMBIENT:
+        monkeypatch.delenv(var, raising=False)
+    tools = tmp_path / "bin"
+    tools.mkdir()
+    (tools / "claude").write_text("#!/bin/sh\nexit 0\n")
+    (tools / "claude").chmod(0o755)
+    env = env_without(*AGENTS) | {"PATH": f"{tools}{os.pathsep}{path_without(*AGENTS)}"}
+    out = crumb(root, "pitch", "--wait", "--timeout", "600", "60-second snake", "--role", "builder=claude:sonnet",
+                env=env, timeout=300)
+    sid = out.stdout.strip().splitlines()[0]
+    assert out.returncode == 1, out.stderr
+    line = error_line(out.stderr)
+    assert line.startswith(f"Error: the daemon refused the pitch of {sid}: builder is bound to claude:sonnet"), line
+    assert "'claude' is not on PATH" in line and "inbox/rejected/" in line
+    waited = crumb(root, "wait", sid, "--timeout", "600", env=env, timeout=300)
+    assert waited.returncode == 1 and "the daemon refused the pitch" in waited.stderr, waited.stderr

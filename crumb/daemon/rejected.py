@@ -1,7 +1,7 @@
 """Pitches the daemon refused: found in inbox/rejected/ by the session id in their front matter.
 
-A rejected pitch never gets a session folder, so without this its page would wait for the daemon
-forever. The daemon keeps the file as inbox/rejected/NAME with its one-line reason in NAME.why.txt.
+A rejected pitch never gets a session folder, so without this a Studio page, `crumb wait` or
+`crumb run` would wait for the daemon forever. The daemon keeps the file as inbox/rejected/NAME with its one-line reason in NAME.why.txt.
 """
 
 from __future__ import annotations
