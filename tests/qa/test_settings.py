@@ -86,4 +86,7 @@ def test_probe_timeout_is_the_checks_own(runner: QARunner) -> None:
     blamed = runner.check(GAMES / "loop_after_start", settings=base)
     assert blamed.error is None and "hang" in codes(blamed), blamed.model_dump_json(indent=1)
     patient = runner.check(GAMES / "loop_after_start", settings=base.model_copy(update={"probe_timeout_s": 60.0}))
-    assert patient.error == "QA timed out after 20 s", patient.error
+    # the 60 s limit is in force: QA's own 20 s budget runs out first, or, on a machine so loaded that the
+    # budget is given back its stalls (runner.py's stall monitor), the hang is named only after 60 s
+    assert patient.error == "QA timed out after 20 s" or (
+        "hang" in codes(patient) and patient.duration_ms >= 60_000), patient.model_dump_json(indent=1)
