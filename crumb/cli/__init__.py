@@ -24,7 +24,10 @@ from crumb import __version__
 @click.pass_context
 def main(ctx: click.Context, root: Path) -> None:
     """Turn a one-line game pitch into a playable browser game."""
+    from crumb.genres import configure
+
     ctx.obj = {"root": root.resolve()}
+    configure(ctx.obj["root"])  # the root's crumb.toml may add genre folders ([genres] paths)
 
 
 def _register() -> None:
