@@ -39,11 +39,11 @@ JS_FILE = "game.js"
 
 #: what game.js must contain for the runtime to boot it (the id is checked as well)
 _JS_NEEDS: tuple[tuple[str, str], ...] = (
-    (r"CrumbGame\.register\s*\(", "a CrumbGame.register({...}) call"),
-    (r"\binit\s*[:(]", "an init function"),
-    (r"\bupdate\s*[:(]", "an update function"),
-    (r"\bdraw\s*[:(]", "a draw function"),
-    (r"\bhook\s*[:(]", "a hook function (the test hook's genre state)"),
+    (r"CrumbGame\.register\s*\(", "CrumbGame.register({...}) call"),
+    (r"\binit\s*[:(]", "init function"),
+    (r"\bupdate\s*[:(]", "update function"),
+    (r"\bdraw\s*[:(]", "draw function"),
+    (r"\bhook\s*[:(]", "hook function (the test hook's genre state)"),
 )
 
 
