@@ -74,7 +74,8 @@ class Genre(_Data):
     honours: dict[str, tuple[int, int] | None] = Field(
         default_factory=dict,
         description="numbers beyond the runtime's (clock, target, speed) the game honours, with the range it plays (None: any)")
-    # QA
+    # checking it
+    pitches: tuple[str, ...] = Field(min_length=1, description="pitches the Planner must read as this genre (the tests plan each)")
     state_keys: tuple[str, ...] = Field(min_length=1, description="genre-specific keys window.__crumb.state() reports")
     idle_safe: bool = Field(default=False, description="waiting without input cannot end the round before its clock does")
     survive_win: bool = Field(default=False, description="with a clock and no target, the win is to survive the round")

@@ -3,6 +3,8 @@ a broken or extra folder costs one warning line and never the rest."""
 
 from __future__ import annotations
 
+import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -10,14 +12,26 @@ from pathlib import Path
 import pytest
 
 from crumb.actors.local.builder import build_game
+from crumb.actors.local.planner import plan
+from crumb.actors.local.research import research
 from crumb.actors.local.unbuilt import _still_unbuilt
 from crumb.genres import LANGUAGES, PALETTE_KEYS, registry
 from crumb.genres.model import RUNTIME_STATE_KEYS
 from crumb.genres.registry import BUILTIN_DIR, ENV_VAR, Source, discover, load_folder
+from crumb.protocol.events import ResearchPlan
 from crumb.protocol.game import Spec
 from tests.genres.docexample import write_example
 
 REGISTERED = registry().genres
+
+
+def plan_fully(pitch: str) -> Spec:
+    """Plan as a session does: research first when the Planner asks to."""
+    first = plan(pitch, seed=1)
+    if isinstance(first, ResearchPlan):
+        first = plan(pitch, seed=1, evidence=research(first, pitch).items)
+    assert isinstance(first, Spec)
+    return first
 
 
 def test_the_builtin_folders_all_load() -> None:
@@ -43,6 +57,8 @@ def test_every_registered_folder_is_complete(loaded) -> None:
     assert g.state_keys
     js = loaded.js.read_text()
     assert "CrumbGame.register" in js and f'genre: "{g.id}"' in js
+    for pitch in g.pitches:
+        assert plan_fully(pitch).genre == g.id, f"{pitch!r} is not read as {g.id}"
 
 
 @pytest.mark.browser
@@ -129,13 +145,14 @@ def test_a_bad_paths_setting_is_a_warning(tmp_path: Path) -> None:
     assert "[genres] paths must be a list of folder paths" in out.stderr
 
 
-def test_the_environment_variable_adds_folders(tmp_path: Path) -> None:
-    write_example(tmp_path / "envgenres")
-    env = {**__import__("os").environ, ENV_VAR: str(tmp_path / "envgenres")}
-    out = subprocess.run([sys.executable, "-m", "crumb", "--root", str(tmp_path), "plan", "--json", "balloon popping"],
-                         capture_output=True, text=True, timeout=120, env=env)
-    assert out.returncode == 0, out.stderr
-    assert '"genre": "balloon"' in out.stdout
+def test_the_environment_variable_adds_folders_and_their_pitches_are_read_as_the_genre(tmp_path: Path) -> None:
+    example = write_example(tmp_path / "envgenres")
+    env = {**os.environ, ENV_VAR: str(example)}
+    for pitch in load_folder(example / "balloon").pitches:
+        out = subprocess.run([sys.executable, "-m", "crumb", "--root", str(tmp_path), "plan", "--json", pitch],
+                             capture_output=True, text=True, timeout=120, env=env)
+        assert out.returncode == 0, out.stderr
+        assert json.loads(out.stdout)["genre"] == "balloon", pitch
 
 
 def test_an_entry_point_package_adds_folders(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -26,6 +26,7 @@ GENRE = Genre(
     lose='The stack reaches the top.',
     rules='Seven tetromino shapes fall one cell per tick, faster each level. Clearing 1/2/3/4 rows scores 100/300/500/800.',
     references=('Tetris (Alexey Pajitnov, 1984)',),
+    pitches=('tetris with a 3 minute timer',),
     themes={'mono': 2},
     palette={'bg': '#0f1020', 'accent': '#7c83ff', 'accent2': '#ffd23f', 'danger': '#ff4d6d', 'fg': '#a9b0d6', 'text': '#f5f6ff'},
     honours={'lives': None, 'levels': None},

@@ -27,6 +27,7 @@ GENRE = Genre(
     lose='Let the ball fall past the paddle with no lives left.',
     rules='The ball reflects off walls, bricks and the paddle (the hit point steers it). A brick breaks on one hit and scores 10. Missing the ball costs a life.',
     references=('Breakout (Atari, 1976)', 'Arkanoid (Taito, 1986)'),
+    pitches=('Breakout with 5 lives and 3 levels, reach 1000 points',),
     themes={'retro': 2, 'neon': 2},
     palette={'bg': '#12132a', 'accent': '#6c8cff', 'accent2': '#ff9f43', 'danger': '#ff4d6d', 'fg': '#c9d1ff', 'text': '#f5f6ff'},
     defaults={'lives': 3},

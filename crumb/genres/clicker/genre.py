@@ -26,6 +26,7 @@ GENRE = Genre(
     lose='The clock runs out first, when the round is timed.',
     rules='Every click scores; upgrades multiply clicks or add points per second.',
     references=('Cookie Clicker (2013)', 'Clicker Heroes (2014)'),
+    pitches=('cookie clicker where you need 500 points in 20 seconds',),
     themes={'candy': 2},
     palette={'bg': '#1a1230', 'accent': '#8b7bff', 'accent2': '#ffc83d', 'danger': '#ff5d73', 'fg': '#c4b8f0', 'text': '#fffaf0'},
     defaults={'time_limit_s': 60},

@@ -25,6 +25,7 @@ GENRE = Genre(
     lose='Get hit with no lives left.',
     rules='Hazards spawn at the top and fall faster over time; every hazard that passes scores 1.',
     references=('Dodge Ball games', 'Avoider (Flash era)'),
+    pitches=('dodge the falling meteors for 45 seconds with 2 hearts',),
     themes={'space': 2, 'underwater': 1, 'desert': 2, 'spooky': 2, 'winter': 2, 'lava': 2},
     palette={'bg': '#160f24', 'accent': '#5eead4', 'accent2': '#f472b6', 'danger': '#fb7185', 'fg': '#a78bfa', 'text': '#fdf4ff'},
     defaults={'lives': 3, 'time_limit_s': 60},

@@ -27,6 +27,7 @@ GENRE = Genre(
     lose='Touch a pipe, the ground or the ceiling.',
     rules='Gravity pulls the bird down; a flap gives it an upward kick. Pipes scroll in from the right with a gap at a random height; passing one scores 1.',
     references=('Flappy Bird (dotGears, 2013)', 'Helicopter Game (2000s)'),
+    pitches=('flappy bird but underwater, survive 2 minutes',),
     themes={'underwater': 2},
     palette={'bg': '#1d3557', 'accent': '#ffd166', 'accent2': '#06d6a0', 'danger': '#ef476f', 'fg': '#a8dadc', 'text': '#ffffff'},
     defaults={'lives': 3},

@@ -27,6 +27,7 @@ GENRE = Genre(
     lose='Run out of moves or time first.',
     rules='Only swaps that make a line of 3+ are allowed. Cleared gems drop and refill; cascades score more.',
     references=('Bejeweled (PopCap, 2001)', 'Candy Crush Saga (King, 2012)'),
+    pitches=('match-3 with gems, 20 moves, reach 1000 points, 8x8 grid',),
     themes={'candy': 1, 'pastel': 2},
     palette={'bg': '#1a1033', 'accent': '#b48cff', 'accent2': '#ffd166', 'danger': '#ff5d73', 'fg': '#cbbcf5', 'text': '#fbf7ff'},
     defaults={'time_limit_s': 60},

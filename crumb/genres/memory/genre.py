@@ -26,6 +26,7 @@ GENRE = Genre(
     lose='Run out of moves or time first.',
     rules='A matching pair stays open and scores 10; a mismatch flips back after a short look.',
     references=('Concentration (card game)', 'Memory (Ravensburger, 1959)'),
+    pitches=('memory card game with matching pairs on a 4 by 4 board, 30 moves',),
     themes={'pastel': 1},
     palette={'bg': '#14182b', 'accent': '#4cc9f0', 'accent2': '#ffd166', 'danger': '#ef476f', 'fg': '#aab4d4', 'text': '#f8fbff'},
     honours={'lives': None, 'levels': None, 'grid': (2, 8)},

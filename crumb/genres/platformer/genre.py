@@ -26,6 +26,7 @@ GENRE = Genre(
     lose='Fall off the world or touch a hazard with no lives left.',
     rules='Gravity, solid platforms, coins worth 10, spikes and pits that cost a life.',
     references=('Super Mario Bros. (Nintendo, 1985)', 'Celeste (2018)'),
+    pitches=('a platformer with 3 levels and double jump',),
     themes={'forest': 1, 'lava': 1},
     palette={'bg': '#17243b', 'accent': '#7bd389', 'accent2': '#ffd23f', 'danger': '#ee4266', 'fg': '#9fb4d8', 'text': '#ffffff'},
     defaults={'lives': 3, 'levels': 3},

@@ -27,6 +27,7 @@ GENRE = Genre(
     rules='Each return scores 1 and each point you win scores 5; the ball speeds up on every return. A ball '
           'past your paddle is a point for the computer and costs a life.',
     references=('Pong (Atari, 1972)',),
+    pitches=('pong against the computer, first to score 7 wins',),
     palette={'bg': '#0e1116', 'accent': '#f1f5f9', 'accent2': '#38bdf8', 'danger': '#f43f5e', 'fg': '#64748b', 'text': '#f8fafc'},
     # 30, not "first to 7": the score counts every return (1) as well as every point won (5), so a
     # target of 7 would end the round after seven returns; 30 is also what the game was always built with

@@ -26,6 +26,7 @@ GENRE = Genre(
     lose='Hit an obstacle.',
     rules='The world scrolls faster over time. Jumping is the only action; distance scores points.',
     references=('Chrome Dino (Google, 2014)', 'Canabalt (2009)', 'Temple Run (2011)'),
+    pitches=('an endless runner where you jump over cacti, 90 seconds',),
     themes={'forest': 2, 'desert': 1, 'winter': 1},
     palette={'bg': '#1b1433', 'accent': '#ff7ab6', 'accent2': '#7afcff', 'danger': '#ff4f4f', 'fg': '#c7b8ff', 'text': '#fff7fd'},
     honours={'lives': None},

@@ -27,6 +27,7 @@ GENRE = Genre(
     lose='Get hit with no lives left, or let the enemies land.',
     rules='Enemies descend in formation and shoot back. Each hit on an enemy scores 10; a hit on the player costs a life.',
     references=('Space Invaders (Taito, 1978)', 'Galaga (Namco, 1981)', 'Asteroids (Atari, 1979)'),
+    pitches=('space invaders style shooter, four lives, first to 2,500 points wins',),
     themes={'space': 1},
     palette={'bg': '#070b18', 'accent': '#48e5c2', 'accent2': '#fcd34d', 'danger': '#ff4766', 'fg': '#93a4c8', 'text': '#eef4ff'},
     defaults={'lives': 3},

@@ -25,6 +25,7 @@ GENRE = Genre(
     lose='Press a wrong pad with no lives left.',
     rules='Four coloured pads; the sequence grows by one after each correct repeat, scoring its length.',
     references=('Simon (Milton Bradley, 1978)',),
+    pitches=('simon says with 3 lives',),
     palette={'bg': '#111318', 'accent': '#60a5fa', 'accent2': '#facc15', 'danger': '#ef4444', 'fg': '#9ca3af', 'text': '#f9fafb'},
     honours={'lives': None, 'levels': None},
     state_keys=('sequenceLength', 'step', 'mode', 'best', 'mistakes', 'early'),

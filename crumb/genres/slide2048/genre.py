@@ -27,6 +27,7 @@ GENRE = Genre(
     lose='No move is left (or moves/time run out).',
     rules="After each move a 2 (sometimes 4) appears in an empty cell. Merges score the new tile's value.",
     references=('2048 (Gabriele Cirulli, 2014)', 'Threes! (2014)'),
+    pitches=('2048 clone, target score 4096',),
     palette={'bg': '#101a24', 'accent': '#38bdf8', 'accent2': '#fbbf24', 'danger': '#f43f5e', 'fg': '#9fb3c8', 'text': '#f1f5f9'},
     honours={'lives': None, 'grid': (3, 8)},
     state_keys=('maxTile', 'winTile', 'moves', 'grid', 'emptyCells', 'canMove'),

@@ -25,6 +25,7 @@ GENRE = Genre(
     lose='Run into a wall or into your own tail.',
     rules='The snake moves one cell per tick in its current direction and cannot reverse. Eating food grows it by one and scores 10. Hitting a wall or itself ends the round (or costs a life).',
     references=('Snake (Nokia, 1997)', 'Blockade (Gremlin, 1976)', 'Nibbles (QBasic, 1991)'),
+    pitches=('a neon snake game with three lives and a 60 second time limit',),
     themes={'retro': 1, 'neon': 1},
     palette={'bg': '#101a14', 'accent': '#5be37d', 'accent2': '#ffcf4a', 'danger': '#ff5d73', 'fg': '#b8e6c4', 'text': '#f3fff6'},
     honours={'lives': None, 'levels': None, 'grid': (6, 40)},

@@ -25,6 +25,7 @@ GENRE = Genre(
     lose='Miss the stack completely.',
     rules='Each placed block scores 1 and speeds up the next; a perfect drop keeps the full width.',
     references=('Stacker (LAI Games, 2004)', 'Stack (Ketchapp, 2016)'),
+    pitches=('stack the tower as high as you can, speed 3',),
     themes={'mono': 1},
     palette={'bg': '#0b1526', 'accent': '#22d3ee', 'accent2': '#f472b6', 'danger': '#fb7185', 'fg': '#94a3b8', 'text': '#f8fafc'},
     honours={'lives': None, 'levels': None, 'grid': (5, 11)},

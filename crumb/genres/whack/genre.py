@@ -27,6 +27,7 @@ GENRE = Genre(
     lose='The clock runs out first (or too many moles escape).',
     rules='Moles appear at random holes, faster over time. A hit scores 10.',
     references=("Whac-A-Mole (Bob's Space Racers, 1976)",),
+    pitches=('whack-a-mole, 30s, pastel',),
     themes={'spooky': 1},
     palette={'bg': '#1f3a1c', 'accent': '#9be15d', 'accent2': '#ffd54f', 'danger': '#ff5252', 'fg': '#d7f5c4', 'text': '#ffffff'},
     defaults={'time_limit_s': 60},
