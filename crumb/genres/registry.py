@@ -15,6 +15,7 @@ stops CRUMB.
 
 from __future__ import annotations
 
+import hashlib
 import importlib.util
 import os
 import re
@@ -138,6 +139,9 @@ def _config_paths(root: Path | None) -> list[Source]:
     section = data.get(CONFIG_SECTION)
     if section is None:
         return []
+    if isinstance(section, dict) and set(section) - {"paths"}:
+        odd = ", ".join(sorted(set(section) - {"paths"}))
+        return [Source(path, f"{path} [{CONFIG_SECTION}]", f"takes only paths = [...], not {odd}")]
     paths = section.get("paths") if isinstance(section, dict) else None
     if not isinstance(paths, list) or not all(isinstance(p, str) for p in paths):
         return [Source(path, where, "must be a list of folder paths (strings), e.g. paths = [\"my-genres\"]")]
@@ -210,16 +214,20 @@ def load_folder(folder: Path) -> Genre:
     js_path = folder / JS_FILE
     if not js_path.is_file():
         raise FolderError(f"no {JS_FILE} (the game, calling CrumbGame.register)")
-    name = f"crumb_genre_{re.sub(r'[^0-9a-zA-Z_]', '_', folder.name)}_{abs(hash(str(folder))):x}"
+    digest = hashlib.sha1(str(folder).encode()).hexdigest()[:10]
+    name = f"crumb_genre_{re.sub(r'[^0-9a-zA-Z_]', '_', folder.name)}_{digest}"
     spec = importlib.util.spec_from_file_location(name, module_path)
     if spec is None or spec.loader is None:
         raise FolderError(f"{MODULE_FILE} cannot be imported")
     module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module  # as an import would: a module's own models may resolve names through it
     try:
         spec.loader.exec_module(module)
     except ValidationError as exc:
+        del sys.modules[name]
         raise FolderError(f"{MODULE_FILE}: {_first_error(exc)}") from None
     except Exception as exc:  # the folder's own code: any failure is reported, never raised
+        del sys.modules[name]
         line = f" (line {exc.lineno})" if isinstance(exc, SyntaxError) else ""
         raise FolderError(f"{MODULE_FILE} does not load: {type(exc).__name__}{line}: {exc}") from None
     genre = getattr(module, "GENRE", None)

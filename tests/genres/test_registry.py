@@ -137,12 +137,15 @@ def test_the_cli_warns_about_a_broken_folder_in_one_line_and_still_plans(tmp_pat
     assert "snake" in out.stdout
 
 
-def test_a_bad_paths_setting_is_a_warning(tmp_path: Path) -> None:
-    (tmp_path / "crumb.toml").write_text('[genres]\npaths = "my-genres"\n')
+@pytest.mark.parametrize(("toml", "said"), [('[genres]\npaths = "my-genres"\n', "[genres] paths must be a list of folder paths"),
+                                           ('[genres]\npath = ["my-genres"]\n', "[genres] takes only paths = [...], not path")])
+def test_a_bad_genres_setting_is_one_warning(tmp_path: Path, toml: str, said: str) -> None:
+    (tmp_path / "crumb.toml").write_text(toml)
     out = subprocess.run([sys.executable, "-m", "crumb", "--root", str(tmp_path), "plan", "60-second snake"],
                          capture_output=True, text=True, timeout=120)
     assert out.returncode == 0, out.stderr
-    assert "[genres] paths must be a list of folder paths" in out.stderr
+    warnings = [line for line in out.stderr.splitlines() if line.startswith("crumb: warning:")]
+    assert len(warnings) == 1 and said in warnings[0], out.stderr
 
 
 def test_the_environment_variable_adds_folders_and_their_pitches_are_read_as_the_genre(tmp_path: Path) -> None:
