@@ -61,6 +61,7 @@ class Source:
 class Registry:
     genres: tuple[LoadedGenre, ...]
     warnings: tuple[str, ...]
+    sources: tuple[Source, ...] = ()
 
     def ids(self) -> tuple[str, ...]:
         return tuple(g.genre.id for g in self.genres)
@@ -72,12 +73,14 @@ _current: Registry | None = None
 
 
 def configure(root: Path | None) -> None:
-    """Read `[genres] paths` from root's crumb.toml from now on (None: none); the registry is found
-    again on next use. Call it when the process knows its root, before the first pitch is read."""
+    """Read `[genres] paths` from root's crumb.toml from now on (None: none). Call it when the process
+    knows its root, before the first pitch is read: readers cache what they derive from the genres, so
+    the registry is found again only when the folders it would read differ from the ones it read."""
     global _root, _current
     with _lock:
         _root = root.resolve() if root is not None else None
-        _current = None
+        if _current is not None and _current.sources != tuple(_sources(_root)):
+            _current = None
 
 
 def registry() -> Registry:
@@ -182,6 +185,7 @@ class FolderError(Exception):
 
 def discover(sources: Iterable[Source]) -> Registry:
     """Load every genre folder the sources name; a broken one becomes a warning."""
+    sources = tuple(sources)
     found: dict[str, LoadedGenre] = {}
     warnings: list[str] = []
     for src in sources:
@@ -203,7 +207,7 @@ def discover(sources: Iterable[Source]) -> Registry:
                 continue
             found[genre.id] = LoadedGenre(genre=genre, folder=folder)
     ordered = sorted(found.values(), key=lambda g: (g.genre.order, g.genre.id))
-    return Registry(genres=tuple(ordered), warnings=tuple(warnings))
+    return Registry(genres=tuple(ordered), warnings=tuple(warnings), sources=tuple(sources))
 
 
 def load_folder(folder: Path) -> Genre:

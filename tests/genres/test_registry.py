@@ -15,7 +15,7 @@ from crumb.actors.local.builder import build_game
 from crumb.actors.local.planner import plan
 from crumb.actors.local.research import research
 from crumb.actors.local.unbuilt import _still_unbuilt
-from crumb.genres import LANGUAGES, PALETTE_KEYS, registry
+from crumb.genres import LANGUAGES, PALETTE_KEYS, configure, registry
 from crumb.genres.model import RUNTIME_STATE_KEYS
 from crumb.genres.registry import BUILTIN_DIR, ENV_VAR, Source, discover, load_folder
 from crumb.protocol.events import ResearchPlan
@@ -189,3 +189,13 @@ def test_load_folder_reads_one_genre(tmp_path: Path) -> None:
     example = write_example(tmp_path) / "balloon"
     g = load_folder(example)
     assert g.id == "balloon" and g.name == "Balloon Pop" and g.supported()["lives"] is None
+
+
+def test_configuring_a_root_that_adds_nothing_keeps_the_registry(tmp_path: Path) -> None:
+    """Readers cache what they derive from the genres: a root naming no extra folder must not swap
+    the registry under them (the in-process CLI configures one per command)."""
+    before = registry()
+    configure(tmp_path)
+    assert registry() is before
+    configure(None)
+    assert registry() is before
