@@ -15,7 +15,7 @@ from pydantic import ValidationError
 from crumb.settings import Settings
 
 #: top-level keys each file may hold; anything else is a typo or a misplaced section
-CONFIG_KEYS = ("preset", "roles", "settings", "security")  # security: crumb/actors/harness/local_only.py
+CONFIG_KEYS = ("preset", "roles", "settings", "security", "genres")  # security: crumb/actors/harness/local_only.py; genres: crumb/genres/registry.py
 PRESET_KEYS = ("description", "roles", "settings")
 #: a misplaced top-level key -> where it belongs
 MOVED = {"bindings": "[roles]", "binding": "[roles]", "role": "[roles]", "actors": "[roles] (or [settings.actors])",

@@ -24,7 +24,12 @@ from crumb import __version__
 @click.pass_context
 def main(ctx: click.Context, root: Path) -> None:
     """Turn a one-line game pitch into a playable browser game."""
+    from crumb.genres import configure, registry
+
     ctx.obj = {"root": root.resolve()}
+    configure(ctx.obj["root"])  # the root's crumb.toml may add genre folders ([genres] paths)
+    if ctx.invoked_subcommand in ("watch", "run"):
+        registry()  # found now, so a broken genre folder's warning comes at start, not at the first pitch
 
 
 def _register() -> None:

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from crumb.actors.local.builder import FAULTS, GENRES, available_genres, build_game, resolve_genre
+from crumb.genres import ids
 from crumb.protocol.game import Numbers, Spec, Theme
-from tests.local_builder.conftest import MY_GENRES
 
 
 def config_of(folder: Path) -> dict:
@@ -23,7 +23,7 @@ def digests(folder: Path) -> dict[str, str]:
     return {p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in sorted(folder.iterdir())}
 
 
-@pytest.mark.parametrize("genre", MY_GENRES)
+@pytest.mark.parametrize("genre", ids())  # every registered genre's built folder
 def test_folder_is_complete_self_contained_and_byte_identical(tmp_path: Path, genre: str) -> None:
     spec = Spec(title="Same <Game> & co", genre=genre, seed=42, extras=["combo bonus"])
     a, b = tmp_path / "a", tmp_path / "b"

@@ -1,8 +1,10 @@
 """The embedded offline Builder: writes a self-contained game folder from a Spec.
 
-Every genre is a small JS file on top of one shared runtime (games/runtime.js); the only thing that
-differs between two builds of the same genre is config.js, derived here from the Spec. No clock, no
-randomness, no network: the same spec and seed always give byte-identical files.
+Every genre is a folder in the genre registry (crumb/genres/<id>/game.js and its genre.py: palette,
+defaults, the numbers it honours) on top of one shared runtime (games/runtime.js, index.html,
+style.css here); the only thing that differs between two builds of the same genre is config.js,
+derived from the Spec. No clock, no randomness, no network: the same spec and seed always give
+byte-identical files.
 """
 
 from __future__ import annotations
@@ -15,91 +17,38 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from crumb.genres import PALETTE_KEYS, Genre, genres, ids, loaded
 from crumb.protocol.game import Spec
 
-# genre name -> JS file. Order matters: the "wronggenre" fault builds the next existing one.
-GENRES: dict[str, str] = {
-    "snake": "snake.js",
-    "breakout": "breakout.js",
-    "flappy": "flappy.js",
-    "runner": "runner.js",
-    "shooter": "shooter.js",
-    "platformer": "platformer.js",
-    "pong": "pong.js",
-    "dodge": "dodge.js",
-    "match3": "match3.js",
-    "memory": "memory.js",
-    "slide2048": "slide2048.js",
-    "blocks": "blocks.js",
-    "whack": "whack.js",
-    "clicker": "clicker.js",
-    "simon": "simon.js",
-    "stacker": "stacker.js",
-}
+__all__ = ["FAULTS", "GENRES", "ALIASES", "PALETTE_KEYS", "GameConfig", "available_genres", "build_game", "genre_file",
+           "games_dir", "make_config", "resolve_genre"]
 
-# Common ways a Planner or a person names a genre -> the genre that plays like it.
-ALIASES: dict[str, str] = {
-    "brick breaker": "breakout", "bricks": "breakout", "arkanoid": "breakout",
-    "flappy bird": "flappy", "flap": "flappy",
-    "endless runner": "runner", "jump": "runner", "dino": "runner",
-    "space shooter": "shooter", "shmup": "shooter", "shoot em up": "shooter", "invaders": "shooter",
-    "platform": "platformer", "jumper": "platformer",
-    "paddle": "pong", "tennis": "pong",
-    "dodger": "dodge", "avoid": "dodge", "survive": "dodge",
-    "match 3": "match3", "match-3": "match3",
-    "2048": "slide2048", "tetris": "blocks", "whack a mole": "whack", "whack-a-mole": "whack",
-    "idle": "clicker", "tap": "clicker", "memory match": "memory", "simon says": "simon", "stack": "stacker",
-}
+
+def genre_file(genre: str) -> str:
+    """The name a genre's game.js gets in a built folder."""
+    return f"{genre}.js"
+
+
+def __getattr__(name: str) -> object:
+    # read from the registry when used: genre name -> built file, in registry order (the "wronggenre"
+    # fault builds the next one), and the other names a Planner may write for a genre
+    if name == "GENRES":
+        return {g: genre_file(g) for g in ids()}
+    if name == "ALIASES":
+        return {alias: g.id for g in genres() for alias in g.aliases}
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 FAULTS: tuple[str, ...] = ("blank", "throws", "noinput", "wrongtimer", "syntax", "wronggenre", "wrongnumbers")
 
-PALETTE_KEYS: tuple[str, ...] = ("bg", "accent", "accent2", "danger", "fg", "text")
-"""The order spec.theme.palette colours are read in: background first, then the two accents."""
-
-DEFAULT_PALETTES: dict[str, dict[str, str]] = {
-    "snake": {"bg": "#101a14", "accent": "#5be37d", "accent2": "#ffcf4a", "danger": "#ff5d73", "fg": "#b8e6c4", "text": "#f3fff6"},
-    "breakout": {"bg": "#12132a", "accent": "#6c8cff", "accent2": "#ff9f43", "danger": "#ff4d6d", "fg": "#c9d1ff", "text": "#f5f6ff"},
-    "flappy": {"bg": "#1d3557", "accent": "#ffd166", "accent2": "#06d6a0", "danger": "#ef476f", "fg": "#a8dadc", "text": "#ffffff"},
-    "runner": {"bg": "#1b1433", "accent": "#ff7ab6", "accent2": "#7afcff", "danger": "#ff4f4f", "fg": "#c7b8ff", "text": "#fff7fd"},
-    "shooter": {"bg": "#070b18", "accent": "#48e5c2", "accent2": "#fcd34d", "danger": "#ff4766", "fg": "#93a4c8", "text": "#eef4ff"},
-    "platformer": {"bg": "#17243b", "accent": "#7bd389", "accent2": "#ffd23f", "danger": "#ee4266", "fg": "#9fb4d8", "text": "#ffffff"},
-    "pong": {"bg": "#0e1116", "accent": "#f1f5f9", "accent2": "#38bdf8", "danger": "#f43f5e", "fg": "#64748b", "text": "#f8fafc"},
-    "dodge": {"bg": "#160f24", "accent": "#5eead4", "accent2": "#f472b6", "danger": "#fb7185", "fg": "#a78bfa", "text": "#fdf4ff"},
-    "match3": {"bg": "#1a1033", "accent": "#b48cff", "accent2": "#ffd166", "danger": "#ff5d73", "fg": "#cbbcf5", "text": "#fbf7ff"},
-    "memory": {"bg": "#14182b", "accent": "#4cc9f0", "accent2": "#ffd166", "danger": "#ef476f", "fg": "#aab4d4", "text": "#f8fbff"},
-    "slide2048": {"bg": "#101a24", "accent": "#38bdf8", "accent2": "#fbbf24", "danger": "#f43f5e", "fg": "#9fb3c8", "text": "#f1f5f9"},
-    "blocks": {"bg": "#0f1020", "accent": "#7c83ff", "accent2": "#ffd23f", "danger": "#ff4d6d", "fg": "#a9b0d6", "text": "#f5f6ff"},
-    "whack": {"bg": "#1f3a1c", "accent": "#9be15d", "accent2": "#ffd54f", "danger": "#ff5252", "fg": "#d7f5c4", "text": "#ffffff"},
-    "clicker": {"bg": "#1a1230", "accent": "#8b7bff", "accent2": "#ffc83d", "danger": "#ff5d73", "fg": "#c4b8f0", "text": "#fffaf0"},
-    "simon": {"bg": "#111318", "accent": "#60a5fa", "accent2": "#facc15", "danger": "#ef4444", "fg": "#9ca3af", "text": "#f9fafb"},
-    "stacker": {"bg": "#0b1526", "accent": "#22d3ee", "accent2": "#f472b6", "danger": "#fb7185", "fg": "#94a3b8", "text": "#f8fafc"},
-}
 FALLBACK_PALETTE = {"bg": "#14161f", "accent": "#5ad1ff", "accent2": "#ffcf5a", "danger": "#ff5d73", "fg": "#c5cbe0", "text": "#f5f7fb"}
 
-# What a genre plays with when the pitch did not say (each choice is reported in the notes).
-GENRE_DEFAULTS: dict[str, dict[str, Any]] = {
-    "snake": {},
-    "breakout": {"lives": 3},
-    "flappy": {"lives": 3},  # one touch ends a livesless round before the first gap
-    "runner": {},
-    "shooter": {"lives": 3},
-    "platformer": {"lives": 3, "levels": 3},
-    "pong": {"lives": 5, "targetScore": 30},
-    "dodge": {"lives": 3, "timeLimit": 60},
-    "match3": {"timeLimit": 60},  # without a clock or a move limit these rounds would never end
-    "whack": {"timeLimit": 60},
-    "clicker": {"timeLimit": 60},
-    "memory": {},
-    "slide2048": {},
-    "blocks": {},
-    "simon": {},
-    "stacker": {},
-}
+#: spec number -> window.CRUMB_CONFIG key (the genres' defaults are spec numbers)
+CONFIG_KEY: dict[str, str] = {"time_limit_s": "timeLimit", "lives": "lives", "target_score": "targetScore",
+                              "moves": "moves", "levels": "levels", "grid": "grid"}
 
 HEX = re.compile(r"^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$")
 KNOB = re.compile(r"^\s*([a-z_]+)\s*[:=]\s*([-+0-9.]+)\s*$")
 SPEED_RANGE = (0.25, 4.0)
-GRID_RANGE: dict[str, tuple[int, int]] = {"snake": (6, 40)}
 TEXT_SCALE_RANGE = (0.6, 2.5)
 
 
@@ -126,30 +75,31 @@ class GameConfig(BaseModel):
 
 
 def games_dir() -> Path:
-    """Where the genre files live: next to this module, shipped as package data."""
+    """Where the shared runtime lives (runtime.js, index.html, style.css): next to this module."""
     return Path(__file__).resolve().parent / "games"
 
 
 def resolve_genre(name: str) -> str:
-    """Map a spec's genre to a known one; raise ValueError naming the known genres."""
+    """Map a spec's genre to a registered one; raise ValueError naming the known genres."""
     key = re.sub(r"\s+", " ", name.strip().lower().replace("_", " "))
-    if key in GENRES:
+    known = ids()
+    if key in known:
         return key
-    if key.replace(" ", "") in GENRES:
+    if key.replace(" ", "") in known:
         return key.replace(" ", "")
-    if key in ALIASES:
-        return ALIASES[key]
-    raise ValueError(f"unknown genre {name!r}: use one of {', '.join(GENRES)}")
+    for g in genres():
+        if key in g.aliases:
+            return g.id
+    raise ValueError(f"unknown genre {name!r}: use one of {', '.join(known)}")
 
 
 def available_genres() -> list[str]:
-    """Genres whose JS file is present in this installation."""
-    base = games_dir()
-    return [g for g, f in GENRES.items() if (base / f).is_file()]
+    """Registered genres whose game.js is present (the registry skips a folder without one)."""
+    return [g for g in ids() if loaded(g).js.is_file()]
 
 
 def _next_genre(genre: str) -> str:
-    names = list(GENRES)
+    names = list(ids())
     present = set(available_genres())
     i = names.index(genre)
     for step in range(1, len(names)):
@@ -181,7 +131,7 @@ def _luminance(color: str) -> float:
 
 
 def _palette(spec: Spec, genre: str, notes: list[str]) -> dict[str, str]:
-    base = dict(DEFAULT_PALETTES.get(genre, FALLBACK_PALETTE))
+    base = dict(loaded(genre).genre.palette) if genre in ids() else dict(FALLBACK_PALETTE)
     given = [c.strip() for c in spec.theme.palette]
     good = [c.lower() for c in given if HEX.match(c)]
     bad = [c for c in given if not HEX.match(c)]
@@ -213,7 +163,8 @@ def _clamp(value: float, lo: float, hi: float, name: str, notes: list[str]) -> f
 def make_config(spec: Spec, genre: str, *, seed: int, fault: str | None, notes: list[str]) -> GameConfig:
     """Derive window.CRUMB_CONFIG from the spec, noting every default the builder chose."""
     n = spec.numbers
-    defaults = GENRE_DEFAULTS.get(genre, {})
+    g: Genre | None = loaded(genre).genre if genre in ids() else None
+    defaults = {CONFIG_KEY[k]: v for k, v in g.defaults.items()} if g else {}
     picked: dict[str, Any] = {
         "timeLimit": n.time_limit_s,
         "lives": n.lives,
@@ -231,8 +182,9 @@ def make_config(spec: Spec, genre: str, *, seed: int, fault: str | None, notes: 
             if picked[key] is not None:
                 picked[key] += 1 if key != "grid" or picked[key] < 8 else -1
                 notes.append(f"fault injected: {key} built as {picked[key]}, not as the spec says")
-    if picked["grid"] is not None and genre in GRID_RANGE:
-        picked["grid"] = int(_clamp(picked["grid"], *GRID_RANGE[genre], "grid", notes))
+    grid_range = g.supported().get("grid") if g else None
+    if picked["grid"] is not None and grid_range is not None:
+        picked["grid"] = int(_clamp(picked["grid"], *grid_range, "grid", notes))
     knobs = _knobs(spec.extras)
     speed = n.speed if n.speed is not None else knobs.get("speed", 1.0)
     speed = _clamp(float(speed), *SPEED_RANGE, "speed", notes)
@@ -290,24 +242,24 @@ def build_game(spec: Spec, out_dir: Path, *, fault: str | None = None, seed: int
         genre = wrong
     elif fault:
         notes.append(f"fault injected: {fault}")
-    genre_file = GENRES[genre]
+    js_name = genre_file(genre)
     base = games_dir()
-    genre_js = (base / genre_file).read_text(encoding="utf-8")
+    genre_js = loaded(genre).js.read_text(encoding="utf-8")
     if fault == "syntax":
         genre_js += "\n/* fault injected: syntax */\nCrumbGame.register({ genre: \"broken\", init(api) { return {; } });\n"
     config = make_config(spec, genre, seed=spec.seed if seed is None else seed, fault=fault, notes=notes)
     files = {
-        "index.html": _index_html(spec, genre_file, _canvas_size(genre_js)),
+        "index.html": _index_html(spec, js_name, _canvas_size(genre_js)),
         "style.css": (base / "style.css").read_text(encoding="utf-8"),
         "runtime.js": (base / "runtime.js").read_text(encoding="utf-8"),
-        genre_file: genre_js,
+        js_name: genre_js,
         "config.js": _config_js(config),
     }
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
-    for stale in set(GENRES.values()) - {genre_file}:
+    for stale in {genre_file(g) for g in ids()} - {js_name}:
         (out_dir / stale).unlink(missing_ok=True)
     for name, text in files.items():
         (out_dir / name).write_bytes(text.encode("utf-8"))
-    notes.insert(0, f"built {genre} ({genre_file}) for {spec.title!r}, seed {config.seed}")
+    notes.insert(0, f"built {genre} ({js_name}) for {spec.title!r}, seed {config.seed}")
     return notes

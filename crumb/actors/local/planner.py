@@ -709,15 +709,10 @@ def human_lines(text: str | None) -> list[str]:
     return [line for line in (text or "").split("\n") if line.strip() and not _MACHINE.search(normalize(line).strip())]
 
 
-_FAMOUS = {"blocks": ("tetris",), "slide2048": ("2048",), "match3": ("match-3", "match 3", "candy crush", "bejeweled"),
-           "shooter": ("space invaders", "shmup"), "breakout": ("arkanoid",), "flappy": ("flappy bird",),
-           "runner": ("endless runner", "dino"), "whack": ("whack-a-mole", "mole"), "platformer": ("mario",)}
-
-
 @lru_cache(maxsize=1)
 def _genre_names() -> dict[str, tuple[str, ...]]:
     return {g.id: tuple(dict.fromkeys([g.id, g.name.lower(), *(n.lower() for n in g.names.values()),
-                                       *_FAMOUS.get(g.id, ())]))
+                                       *g.famous]))
             for g in cat.GENRES}
 
 
@@ -767,7 +762,7 @@ def describe(genre: str, numbers: Numbers) -> tuple[str, str, str]:
         win = f"Reach {target} points before the {t}-second clock runs out."
     elif target:
         win = f"Reach {target} points."
-    elif t and genre in ("dodge", "runner", "flappy", "snake", "shooter"):
+    elif t and e.survive_win:
         win = f"Survive the {t}-second round."
     elif numbers.levels:
         win = f"Clear all {numbers.levels} levels."

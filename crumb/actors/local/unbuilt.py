@@ -9,7 +9,13 @@ catalogue: a trailing `*` matches any word that starts with it.
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Sequence
+from functools import lru_cache
+from typing import overload
+
 from pydantic import BaseModel, ConfigDict
+
+from crumb.genres.registry import Registry, registry
 
 
 class UnbuiltGenre(BaseModel):
@@ -22,7 +28,7 @@ class UnbuiltGenre(BaseModel):
     nearest: str
 
 
-UNBUILT: tuple[UnbuiltGenre, ...] = (
+_ALL: tuple[UnbuiltGenre, ...] = (
     UnbuiltGenre(
         id="minesweeper", name="Minesweeper",
         names=("minesweeper", "mine sweeper", "mijnenveger", "minensucher", "minesweeper-like", "campo minato",
@@ -150,5 +156,34 @@ UNBUILT: tuple[UnbuiltGenre, ...] = (
 )
 
 
+@lru_cache(maxsize=4)
+def _still_unbuilt(reg: Registry) -> tuple[UnbuiltGenre, ...]:
+    """The entries no registered genre has taken: a genre folder whose strong words name one of them
+    (a "minesweeper" folder, say) is built instead of answered with the nearest."""
+    claimed = {w for g in reg.genres for words in g.genre.words.values() for w in words.strong}
+    ids = set(reg.ids())
+    return tuple(u for u in _ALL if u.id not in ids and not claimed.intersection(u.names))
+
+
+class _Unbuilt(Sequence[UnbuiltGenre]):
+    """UNBUILT as the registry leaves it, read on every use (so a root's [genres] paths count)."""
+
+    @overload
+    def __getitem__(self, i: int) -> UnbuiltGenre: ...
+    @overload
+    def __getitem__(self, i: slice) -> Sequence[UnbuiltGenre]: ...
+    def __getitem__(self, i: int | slice) -> UnbuiltGenre | Sequence[UnbuiltGenre]:
+        return _still_unbuilt(registry())[i]
+
+    def __len__(self) -> int:
+        return len(_still_unbuilt(registry()))
+
+    def __iter__(self) -> Iterator[UnbuiltGenre]:
+        return iter(_still_unbuilt(registry()))
+
+
+UNBUILT: Sequence[UnbuiltGenre] = _Unbuilt()
+
+
 def unbuilt(genre_id: str) -> UnbuiltGenre:
-    return next(g for g in UNBUILT if g.id == genre_id)
+    return next(g for g in _ALL if g.id == genre_id)

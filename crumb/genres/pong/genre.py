@@ -1,0 +1,37 @@
+"""Pong: Bat the ball back past the computer's paddle; every point you win scores."""
+
+from crumb.genres import Controls, Genre, Words
+
+GENRE = Genre(
+    id='pong',
+    name='Pong',
+    order=7,
+    names={'en': 'Pong', 'nl': 'Pong', 'de': 'Pong', 'it': 'Pong', 'zh-Hans': '乒乓', 'zh-Hant': '乒乓', 'ko': '퐁', 'ja': 'ポン'},
+    words={
+        'en': Words(strong=('pong', 'ping pong', 'ping-pong', 'table tennis'), weak=('tennis', 'paddle*', 'rally', 'opponent')),
+        'nl': Words(strong=('tafeltennis',), weak=('tegenstander',)),
+        'de': Words(strong=('tischtennis',), weak=('gegner',)),
+        'it': Words(strong=('tennistavolo',), weak=('avversario',)),
+        'zh-Hans': Words(strong=('乒乓', '桌球'), weak=('球拍', '对手')),
+        'zh-Hant': Words(strong=('乒乓', '桌球'), weak=('球拍', '對手')),
+        'ko': Words(strong=('퐁', '탁구'), weak=('상대',)),
+        'ja': Words(strong=('ポン', '卓球'), weak=('テニス', '相手')),
+        'any': Words(strong=('🏓',)),
+    },
+    aliases=('paddle', 'tennis'),
+    core_loop="Bat the ball back past the computer's paddle; every point you win scores.",
+    controls=Controls(keys=('ArrowUp', 'ArrowDown', 'w', 's'), pointer='move the paddle with the mouse',
+                      touch='drag to move the paddle'),
+    win='Reach the target score first.',
+    lose='Let the computer reach its target, or run out of lives.',
+    rules='Each return scores 1 and each point you win scores 5; the ball speeds up on every return. A ball '
+          'past your paddle is a point for the computer and costs a life.',
+    references=('Pong (Atari, 1972)',),
+    pitches=('pong against the computer, first to score 7 wins',),
+    palette={'bg': '#0e1116', 'accent': '#f1f5f9', 'accent2': '#38bdf8', 'danger': '#f43f5e', 'fg': '#64748b', 'text': '#f8fafc'},
+    # 30, not "first to 7": the score counts every return (1) as well as every point won (5), so a
+    # target of 7 would end the round after seven returns; 30 is also what the game was always built with
+    defaults={'lives': 5, 'target_score': 30},
+    honours={'lives': None},
+    state_keys=('points', 'cpuPoints', 'rally', 'paddleY', 'ball'),
+)
