@@ -122,7 +122,6 @@ def with_genre(spec: Spec, genre: str, reason: str) -> Spec:
     return out.model_copy(update={"criteria": criteria_for(out)})
 
 
-
 class EmbeddedSpecRules:
     """The embedded studio's answer to what spec.md's format cannot know (protocol.spec_markdown.SpecRules):
     its genres, the nearest one to a word a person wrote, and how a spec follows their edit."""
