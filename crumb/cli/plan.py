@@ -6,9 +6,10 @@ import json
 
 import click
 
-from crumb.actors.local.planner import plan, spec_markdown
+from crumb.actors.local.planner import plan
 from crumb.actors.local.research import research
 from crumb.protocol.events import ResearchPlan
+from crumb.protocol.spec_markdown import spec_markdown
 
 
 @click.command("plan")

@@ -26,8 +26,10 @@ from crumb.config import load_settings
 from crumb.terminal import safe
 from crumb.daemon import files, grammar
 from crumb.daemon.lock import DaemonLock
-from crumb.dispatcher.dispatch import Dispatcher, spec_markdown
+from crumb.dispatcher.dispatch import Dispatcher, spec_rules
 from crumb.protocol.events import InboxFile, UnrunnableBinding
+from crumb.protocol.game import Spec
+from crumb.protocol.spec_markdown import parse_spec_markdown, spec_markdown
 from crumb.reducer.reduce import apply, initial_state
 from crumb.reducer.state import SessionState
 from crumb.store import paths
@@ -219,7 +221,7 @@ class Daemon:
         if event["kind"] in ("spec", "spec.update") and isinstance(data, dict):
             try:
                 spec = {k: v for k, v in data.items() if k not in ("by", "source")}
-                live.spec_renders.append(_sha(spec_markdown(spec)))
+                live.spec_renders.append(_sha(spec_markdown(Spec.model_validate(spec))))
                 del live.spec_renders[:-20]
             except Exception:  # noqa: BLE001 - an unrenderable spec is not a reason to stop
                 log.exception("rendering spec.md")
@@ -369,7 +371,7 @@ class Daemon:
         text = raw.decode("utf-8", errors="replace")
         digest = _sha(text)
         current = live.state.spec["data"]
-        current_text = spec_markdown(current)
+        current_text = spec_markdown(Spec.model_validate(current))
         if digest == _sha(current_text):
             return
         if digest in live.spec_renders:
@@ -381,11 +383,8 @@ class Daemon:
         if _source_key(source.model_dump(), None) in live.sources:
             return
         writer = self._writer(session, live)
-        from crumb.actors.local.planner import parse_spec_markdown
-        from crumb.protocol.game import Spec
-
         try:
-            spec = parse_spec_markdown(text, Spec.model_validate(current))
+            spec = parse_spec_markdown(text, Spec.model_validate(current), rules=spec_rules())
         except ValueError as err:
             writer.append("error", {"message": f"spec.md: {err}", "source": source.model_dump()}, from_="daemon",
                           body=f"spec.md not taken: {err}"[:200])

@@ -34,6 +34,7 @@ __all__ = [
     "drop_inbox_file",
     "ignore_reason",
     "is_ignored",
+    "is_regular",
     "read_inbox_file",
     "why_name",
 ]
@@ -349,3 +350,11 @@ def drop_inbox_file(folder: Path, text: str, *, stem: str = "note") -> Path:
             raise InboxWriteError(unwritable(folder, exc)) from None
         raise
     return final
+
+
+def is_regular(path: Path) -> bool:
+    """Whether path is a regular file, not following a symlink; True when it vanished (nothing to report)."""
+    try:
+        return stat.S_ISREG(os.lstat(path).st_mode)
+    except OSError:
+        return True  # vanished: nothing to report

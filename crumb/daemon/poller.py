@@ -1,9 +1,9 @@
 """The polling backend of the Watcher: a few stats per session per round instead of a tree snapshot.
 
 Used with `crumb watch --poll` and wherever inotify cannot be used (network drives, some containers).
-It reports what the inotify backend reports (through the same Watcher hooks, so settling, the
-exactly-once bookkeeping and the half-written-file rule are the Watcher's, not redone here), and it
-only looks at what can change something:
+It reports what the inotify backend reports (through `PollReports`, hooks the Watcher implements, so
+settling, the exactly-once bookkeeping and the half-written-file rule are the Watcher's, not redone
+here), and it only looks at what can change something:
 
 - each inbox folder's own stat (its mtime moves when a file is created, renamed in or removed); the
   folder is listed only when that changed, plus one more time while its mtime is within RACY_NS of
@@ -29,14 +29,11 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from stat import S_ISDIR
-from typing import TYPE_CHECKING
+from typing import Literal, Protocol
 
 from crumb.daemon.files import is_ignored
 
-if TYPE_CHECKING:
-    from crumb.daemon.watcher import Watcher
-
-__all__ = ["Poller"]
+__all__ = ["FileKind", "Poller", "PollReports"]
 
 log = logging.getLogger(__name__)
 
@@ -47,6 +44,31 @@ COLD_INBOX_EVERY = 2  # otherwise its inbox every this many rounds
 COLD_EVERY = 4  # and its transcript and spec.md every this many (a multiple of COLD_INBOX_EVERY)
 
 Sig = tuple[int, int, int]  # (size, mtime_ns, inode) of a file
+FileKind = Literal["pitch_file", "steer_file", "spec_edit"]
+
+
+class PollReports(Protocol):
+    """Where the poller reports what it saw (the Watcher): the same hooks the inotify backend ends in."""
+
+    def file_seen(self, kind: FileKind, path: Path, session: str | None) -> None:
+        """A file is new or changed, with no close event to say it is complete: report it once settled."""
+        ...
+
+    def transcript_changed(self, path: Path, session: str) -> None:
+        """A session's transcript.jsonl changed (it is read from the last position, so no settling)."""
+        ...
+
+    def session_found(self, sdir: Path) -> None:
+        """A session folder appeared: announce it (its files are reported one by one after)."""
+        ...
+
+    def session_gone(self, sdir: Path) -> None:
+        """A session folder went away (or was made again under its name)."""
+        ...
+
+    def transcript_appeared(self, sdir: Path) -> None:
+        """A session's transcript was just created: its inbox's earlier files can be consumed now."""
+        ...
 
 
 def _lstat_sig(path: str) -> Sig | None:
@@ -135,14 +157,15 @@ class _Session:
 
 
 class Poller:
-    """Runs poll rounds on a thread and reports changes through the Watcher's hooks."""
+    """Runs poll rounds on a thread over a root's inbox/ and sessions/, and tells `reports` what changed."""
 
-    def __init__(self, watcher: Watcher, interval: float) -> None:
-        self.watcher = watcher
+    def __init__(self, reports: PollReports, inbox: Path, sessions: Path, interval: float) -> None:
+        self.reports = reports
         self.interval = max(interval, 0.01)
+        #: poll rounds started
         self.rounds = 0
-        self._inbox = _Listing(str(watcher.inbox))
-        self._sessions_dir = _Listing(str(watcher.sessions))
+        self._inbox = _Listing(str(inbox))
+        self._sessions_dir = _Listing(str(sessions))
         self._sessions: dict[str, _Session] = {}
         self._next_slot = 0
         self._stop = threading.Event()
@@ -167,9 +190,7 @@ class Poller:
                 log.exception("watcher: poll round failed")
 
     def _round(self, *, report: bool) -> None:
-        w = self.watcher
         self.rounds += 1
-        w.polls += 1
         full = not report or self.rounds % FULL_EVERY == 0  # the first round records everything
         now = time.monotonic()
         self._check_inbox(self._inbox, None, full, report)
@@ -198,7 +219,7 @@ class Poller:
         """Look for new and rewritten files in one inbox; True when anything changed."""
         added = listing.changed(full)
         changed = bool(added)
-        kind = "pitch_file" if session is None else "steer_file"
+        kind: FileKind = "pitch_file" if session is None else "steer_file"
         for name, seen in list(listing.files.items()):
             path = os.path.join(listing.path, name)
             sig = _lstat_sig(path)
@@ -208,7 +229,7 @@ class Poller:
             if sig is not None:
                 changed = True
                 if report:
-                    self.watcher._settle(kind, Path(path), session)
+                    self.reports.file_seen(kind, Path(path), session)
         return changed
 
     def _check_sessions(self, full: bool, now: float, report: bool) -> None:
@@ -220,7 +241,7 @@ class Poller:
             sess = self._sessions[name]
             if name not in present or _ino(sess.path) != sess.ino:
                 del self._sessions[name]
-                self.watcher._forget_session(sess.path)
+                self.reports.session_gone(sess.path)
         for name in present:
             if name in self._sessions:
                 continue
@@ -232,10 +253,10 @@ class Poller:
             self._sessions[name] = _Session(sdir, ino, self._next_slot, hot_until=now + HOT_S if report else 0.0)
             self._next_slot += 1
             if report:
-                self.watcher._add_session(sdir, scan=False)  # announced before its files
+                self.reports.session_found(sdir)  # announced before its files
 
     def _check_session(self, sess: _Session, deep: bool, full: bool, report: bool) -> bool:
-        w = self.watcher
+        reports = self.reports
         sid = sess.sid
         changed = False
         if deep:
@@ -245,14 +266,14 @@ class Poller:
                 sess.transcript, changed = sig, True
                 transcript = Path(sess.transcript_path)
                 if report and sig is not None and transcript.is_file() and not transcript.is_symlink():
-                    w._emit("transcript", transcript, sid)
+                    reports.transcript_changed(transcript, sid)
                     if appeared:
-                        w._transcript_appeared(sess.path)
+                        reports.transcript_appeared(sess.path)
             sig = _lstat_sig(sess.spec_path)
             if sig != sess.spec:
                 sess.spec, changed = sig, True
                 if report and sig is not None:
-                    w._settle("spec_edit", Path(sess.spec_path), sid)
+                    reports.file_seen("spec_edit", Path(sess.spec_path), sid)
         return self._check_inbox(sess.inbox, sid, full, report) or changed
 
 

@@ -22,13 +22,14 @@ Events are hints, not messages: repeats for one path are coalesced while queued,
 must still read the file (files.read_inbox_file) and archive what it consumed.
 
 A session's inbox files reported before its transcript existed could not be consumed (there was
-no session yet); when the transcript appears they are reported once more (_transcript_appeared).
+no session yet); when the transcript appears they are reported once more (transcript_appeared).
 
-Backends: watchdog's inotify layer (one reader thread for all folders, one kernel watch per folder:
-measured +6 MB and ~0 % CPU idle over 1,000 sessions) or crumb.daemon.poller (`poll=True`, or
-automatically when inotify cannot be used; `backend` says which and why), which stats each inbox
-folder, the files in it, and each transcript and spec.md, more often in active sessions than in quiet
-ones (see its docstring): ~0.5 % of a core idle over 1,000 sessions at the default 1 s interval.
+Backends: crumb.daemon.inotify (watchdog's inotify layer: one reader thread for all folders, one
+kernel watch per folder: measured +6 MB and ~0 % CPU idle over 1,000 sessions) or crumb.daemon.poller
+(`poll=True`, or automatically when inotify cannot be used; `backend` says which and why), which stats
+each inbox folder, the files in it, and each transcript and spec.md, more often in active sessions than
+in quiet ones (see its docstring): ~0.5 % of a core idle over 1,000 sessions at the default 1 s interval.
+Both report through hooks the Watcher implements (inotify.InotifyReports, poller.PollReports).
 """
 
 from __future__ import annotations
@@ -40,25 +41,21 @@ import threading
 import time
 from collections import OrderedDict
 from pathlib import Path
-from typing import Any, Literal
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from crumb.daemon.files import is_ignored
-from crumb.daemon.poller import Poller
+from crumb.daemon.files import is_ignored, is_regular
+from crumb.daemon.inotify import ARTIFACTS, INBOX, SESSIONS, SPEC, TRANSCRIPT, Inotify
+from crumb.daemon.poller import FileKind, Poller
 
 __all__ = ["WatchEvent", "WatchKind", "Watcher"]
 
 log = logging.getLogger(__name__)
 
-WatchKind = Literal["pitch_file", "steer_file", "transcript", "spec_edit", "session_dir"]
-TRANSCRIPT = "transcript.jsonl"
-SPEC = "spec.md"
+WatchKind = Literal[FileKind, "transcript", "session_dir"]
 _FILE_KINDS = frozenset({"pitch_file", "steer_file", "spec_edit"})
 _REMEMBER = 20_000  # emitted file states kept to skip repeats found by rescans
-INBOX = "inbox"
-SESSIONS = "sessions"
-ARTIFACTS = "artifacts"
 
 
 class WatchEvent(BaseModel):
@@ -69,35 +66,6 @@ class WatchEvent(BaseModel):
     kind: WatchKind
     path: Path
     session: str | None = None
-
-
-def _inotify() -> Any:
-    """A started watchdog InotifyFD, or OSError/ImportError when inotify cannot be used here."""
-    from watchdog.observers.inotify_c import InotifyFD
-
-    fd = InotifyFD()
-    fd.start()
-    return fd
-
-
-class _Folder:
-    """One watched folder: the inotify callback that knows what its folder means."""
-
-    def __init__(self, watcher: Watcher, role: str, path: Path, session: str | None) -> None:
-        self.watcher, self.role, self.path, self.session = watcher, role, path, session
-        self.wd: int | None = None
-
-    def on_event(self, event: Any) -> None:
-        try:
-            self.watcher._on_inotify(self, event)
-        except Exception:  # a bug here must not kill the reader thread: log it, keep watching
-            log.exception("watcher: failed to handle %r in %s", event, self.path)
-
-    def on_watch_deleted(self, wd: int) -> None:
-        self.watcher._forget(self)
-
-    def on_queue_overflow(self) -> None:
-        self.watcher._overflowed()
 
 
 class Watcher:
@@ -118,8 +86,6 @@ class Watcher:
         self.settle_s = max(settle_ms, 0) / 1000
         self.poll_interval = poll_interval
         self.overflows = 0
-        #: poll rounds started (poll backend only)
-        self.polls = 0
         #: problems worth showing a person (e.g. the inotify watch limit), newest last
         self.problems: list[str] = []
 
@@ -134,9 +100,8 @@ class Watcher:
         self._stopped = False
 
         self._wlock = threading.RLock()  # watch bookkeeping
-        self._folders: dict[Path, _Folder] = {}
         self._sessions_known: set[Path] = set()
-        self._fd: Any = None
+        self._inotify: Inotify | None = None
         self._poller: Poller | None = None
         self._worker: threading.Thread | None = None
 
@@ -151,16 +116,16 @@ class Watcher:
         self.sessions.mkdir(parents=True, exist_ok=True)
         if self.backend == "inotify":
             try:
-                self._fd = _inotify()
-                self._watch("root", self.root, None, strict=True)  # to see inbox/ or sessions/ made again
-                self._watch(INBOX, self.inbox, None, strict=True)
-                self._watch(SESSIONS, self.sessions, None, strict=True)
+                self._inotify = Inotify(self, self._wlock)
+                self._inotify.watch("root", self.root, None, strict=True)  # to see inbox/ or sessions/ made again
+                self._inotify.watch(INBOX, self.inbox, None, strict=True)
+                self._inotify.watch(SESSIONS, self.sessions, None, strict=True)
             except (OSError, ImportError) as exc:
                 self._close_inotify()
                 self.backend = f"poll (inotify unavailable: {exc})"
                 log.warning("watcher: inotify unavailable (%s); polling every %.1fs instead", exc, self.poll_interval)
         if self.backend.startswith("poll"):
-            self._poller = Poller(self, self.poll_interval)
+            self._poller = Poller(self, self.inbox, self.sessions, self.poll_interval)
             self._poller.start()  # records what is there first: the rescan below reports it
         self._worker = threading.Thread(target=self._run_worker, name="crumb-watcher-settle", daemon=True)
         self._worker.start()
@@ -217,6 +182,16 @@ class Watcher:
     def __exit__(self, *exc: object) -> None:
         self.stop()
 
+    @property
+    def stopped(self) -> bool:
+        """True once stop() was called."""
+        return self._stopped
+
+    @property
+    def polls(self) -> int:
+        """Poll rounds started (poll backend only)."""
+        return self._poller.rounds if self._poller is not None else 0
+
     def pending(self) -> int:
         """Events queued plus files still settling (for tests and status lines)."""
         with self._lock:
@@ -230,7 +205,7 @@ class Watcher:
         emitted, so a rescan does not repeat a save that was reported."""
         key = (kind, path)
         sig = settled if settled is not None else _signature(path)
-        if sig is not None and sig[0] == 0 and kind in _FILE_KINDS and _is_regular(path):
+        if sig is not None and sig[0] == 0 and kind in _FILE_KINDS and is_regular(path):
             return  # an empty file is an editor between truncate and write, or a `touch`: not a message yet
         with self._lock:
             if self._stopped:
@@ -268,14 +243,6 @@ class Watcher:
                 sig,
                 time.monotonic() + self.settle_s,
             )
-            self._work.notify()
-
-    def _overflowed(self) -> None:
-        with self._lock:
-            if not self._rescan_wanted:
-                self.overflows += 1
-                log.warning("watcher: the kernel's event queue overflowed; rescanning %s", self.root)
-            self._rescan_wanted = True
             self._work.notify()
 
     def _run_worker(self) -> None:
@@ -331,104 +298,60 @@ class Watcher:
         with self._wlock:
             new = sdir not in self._sessions_known
             self._sessions_known.add(sdir)
-            if self._fd is not None:
-                self._watch("session", sdir, sdir.name)
-                for sub in (INBOX, ARTIFACTS):
-                    if (sdir / sub).is_dir():
-                        self._watch(sub, sdir / sub, sdir.name)
+            if self._inotify is not None:
+                self._inotify.watch_session(sdir)
         if new:
             self._emit("session_dir", sdir, sdir.name)
         if scan:
             self._scan_session(sdir)
 
-    # ------------------------------------------------------------ inotify
-
-    def _watch(self, role: str, path: Path, session: str | None, *, strict: bool = False) -> None:
-        from watchdog.observers.inotify_c import InotifyConstants as C
-
-        with self._wlock:
-            fd = self._fd
-            if path in self._folders or fd is None or self._stopped:
-                return
-            mask = C.IN_CLOSE_WRITE | C.IN_MOVED_TO | C.IN_CREATE | C.IN_DONT_FOLLOW | C.IN_ONLYDIR
-            if role == "root":
-                mask = C.IN_MOVED_TO | C.IN_CREATE | C.IN_DONT_FOLLOW | C.IN_ONLYDIR
-            elif role == "session":
-                mask |= C.IN_MODIFY  # a writer that keeps the transcript open only produces these
-            folder = _Folder(self, role, path, session)
-            try:
-                folder.wd = fd.add_callback(os.fsencode(path), mask, folder, id(folder))
-            except OSError as exc:
-                if strict:
-                    raise
-                if self._stopped or not os.path.isdir(path):
-                    return  # stopping, or the folder is gone again
-                problem = (
-                    f"cannot watch {path}: {exc.strerror or exc}; raise fs.inotify.max_user_watches "
-                    "(sysctl) or run the daemon with --poll"
-                )
-                log.error("watcher: %s", problem)
-                self.problems.append(problem)
-                return
-            self._folders[path] = folder
-
-    def _forget(self, folder: _Folder) -> None:
-        with self._wlock:
-            if self._folders.get(folder.path) is folder:
-                del self._folders[folder.path]
-            if folder.role == "session":
-                self._sessions_known.discard(folder.path)
-
     def _close_inotify(self) -> None:
-        fd, self._fd = self._fd, None
-        if fd is not None:
-            fd.stop()
-            if fd is not threading.current_thread():
-                fd.join(timeout=10)
+        backend, self._inotify = self._inotify, None
+        if backend is not None:
+            backend.close()
 
-    def _on_inotify(self, folder: _Folder, event: Any) -> None:
-        if not event.name:
-            return
-        name = os.fsdecode(event.name)
-        path = folder.path / name
-        complete = event.is_close_write or event.is_moved_to
-        role = folder.role
-        if role == "root":
-            if event.is_directory and (event.is_create or event.is_moved_to) and name in (INBOX, SESSIONS):
-                self._watch(name, path, None)  # removed and made again while we run
-                self.rescan()
-        elif role == INBOX:
-            if is_ignored(name):
-                return
-            kind: WatchKind = "pitch_file" if folder.session is None else "steer_file"
-            if event.is_directory:
-                return  # folders inside an inbox belong to the daemon (e.g. inbox/rejected/)
-            if complete or (event.is_create and not _is_regular(path)):
-                self._emit(kind, path, folder.session)  # symlinks, FIFOs: emitted so they get rejected
-        elif role == SESSIONS:
-            if event.is_directory and (event.is_create or event.is_moved_to) and not name.startswith("."):
-                self._add_session(path)
-        elif role == "session":
-            if name == TRANSCRIPT and not event.is_directory:
-                if complete or event.is_modify or event.is_create:
-                    self._emit("transcript", path, folder.session)
-                if event.is_create or event.is_moved_to:
-                    self._transcript_appeared(folder.path)
-            elif name in (INBOX, ARTIFACTS) and event.is_directory and (event.is_create or event.is_moved_to):
-                self._watch(name, path, folder.session)
-                self._scan_session(folder.path)
-        elif role == ARTIFACTS:
-            if name == SPEC and complete:
-                self._emit("spec_edit", path, folder.session)
+    # ------------------------------------------------------------ what the inotify backend reports (inotify.InotifyReports)
 
-    # ------------------------------------------------------------ hooks the polling backend reports through
+    def file_complete(self, kind: FileKind, path: Path, session: str | None) -> None:
+        self._emit(kind, path, session)
 
-    def _forget_session(self, sdir: Path) -> None:
+    def session_made(self, sdir: Path) -> None:
+        self._add_session(sdir)
+
+    def rescan_session(self, sdir: Path) -> None:
+        self._scan_session(sdir)
+
+    def overflowed(self) -> None:
+        with self._lock:
+            if not self._rescan_wanted:
+                self.overflows += 1
+                log.warning("watcher: the kernel's event queue overflowed; rescanning %s", self.root)
+            self._rescan_wanted = True
+            self._work.notify()
+
+    def problem(self, text: str) -> None:
+        self.problems.append(text)
+
+    # ------------------------------------------------------------ what the polling backend reports (poller.PollReports; both: session_gone, transcript_*)
+
+    def file_seen(self, kind: FileKind, path: Path, session: str | None) -> None:
+        """A file the poller found new or changed: emitted once it has settled, like a rescan's."""
+        self._settle(kind, path, session)
+
+    def transcript_changed(self, path: Path, session: str) -> None:
+        """A transcript the poller saw change: emitted at once (the daemon reads it from where it was)."""
+        self._emit("transcript", path, session)
+
+    def session_found(self, sdir: Path) -> None:
+        """A session folder the poller found: announced; the poller reports its files itself."""
+        self._add_session(sdir, scan=False)
+
+    def session_gone(self, sdir: Path) -> None:
         """The session folder went away: if it is made again, it is announced again."""
         with self._wlock:
             self._sessions_known.discard(sdir)
 
-    def _transcript_appeared(self, sdir: Path) -> None:
+    def transcript_appeared(self, sdir: Path) -> None:
         """A session's transcript was just created: report again the files of its inbox that were
         reported before it existed, since nobody could consume them then (no session to steer).
 
@@ -462,11 +385,3 @@ def _signature(path: Path) -> tuple[int, int, int] | None:
     except OSError:
         return None
     return (st.st_size, st.st_mtime_ns, st.st_ino)
-
-
-def _is_regular(path: Path) -> bool:
-    try:
-        return stat.S_ISREG(os.lstat(path).st_mode)
-    except OSError:
-        return True  # vanished: nothing to report
-

@@ -29,6 +29,7 @@ from crumb.actors.base import ActorError, ActorRequest, ActorResult, Adapter, Bi
 from crumb.dispatcher.manifest import measure
 from crumb.protocol.events import Meta, ResearchEvidence, ResearchPlan
 from crumb.protocol.game import Criterion, JudgeScore, Manifest, PitchReading, QAResult, Spec
+from crumb.protocol.spec_markdown import SpecRules, spec_markdown
 from crumb.settings import QASettings, Settings
 from crumb.store import paths
 from crumb.store.writer import TranscriptWriter
@@ -64,15 +65,18 @@ def session_qa_settings(settings: dict[str, Any]) -> QASettings:
 
 
 def reading_for_agent(spec: Spec, pitch: str) -> PitchReading:
-    from crumb.actors.local.planner import reading_for_agent as read
+    """CRUMB's own reading of the pitch beside an agent's spec (the embedded studio reads it)."""
+    from crumb.actors.local.fidelity import reading_for_agent as read
 
     return read(spec, pitch)
 
 
-def spec_markdown(spec: dict[str, Any]) -> str:
-    from crumb.actors.local.planner import spec_markdown as render
+def spec_rules() -> SpecRules:
+    """What a person's edit of spec.md follows (known genres, criteria for a new genre or number): the
+    embedded studio's Planner knows it, and the daemon reaches an actor only through the dispatcher."""
+    from crumb.actors.local.rules import SPEC_RULES
 
-    return render(Spec.model_validate(spec))
+    return SPEC_RULES
 
 
 class Dispatcher:
@@ -361,7 +365,7 @@ class Dispatcher:
         target = sdir / "artifacts" / "spec.md"
         target.parent.mkdir(parents=True, exist_ok=True)
         tmp = target.with_name(".spec.md.crumb-tmp")
-        tmp.write_text(spec_markdown(spec), encoding="utf-8")
+        tmp.write_text(spec_markdown(Spec.model_validate(spec)), encoding="utf-8")
         tmp.replace(target)
 
 

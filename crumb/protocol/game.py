@@ -99,6 +99,10 @@ class Numbers(Model):
 
 
 NUMBER_FIELDS = ("time_limit_s", "lives", "target_score", "moves", "levels", "speed", "grid")
+#: the range a number stated in a pitch or written in spec.md may take (a reader ignores one outside it)
+NUMBER_LIMITS: dict[str, tuple[float, float]] = {
+    "time_limit_s": (1, 86_400), "lives": (1, 99), "target_score": (1, 1_000_000_000), "moves": (1, 1_000_000),
+    "levels": (1, 999), "speed": (0.01, 100), "grid": (2, 64)}
 #: where the game's test hook reports each stated number (docs/game-contract.md), so QA can check it
 NUMBER_PATHS = {"time_limit_s": "timeLeft", "lives": "lives", "target_score": "target", "moves": "movesLeft",
                 "levels": "levels", "speed": "speed", "grid": "grid"}

@@ -105,6 +105,28 @@ def test_editing_spec_md_by_hand_rebuilds_from_it(root, daemon):
     assert final.spec["data"]["title"] == "Snake Deluxe"
 
 
+def test_a_genre_changed_in_spec_md_is_followed_by_its_rules_and_an_unknown_one_is_named(root, daemon):
+    """The daemon reads spec.md with the embedded studio's rules (dispatch.spec_rules): a genre it does
+    not know gets an error naming the nearest; a known one brings its own rules and criteria."""
+    sid = crumb(root, "pitch", "60-second snake").stdout.strip()
+    wait_done(root, sid)
+    spec_md = paths.artifacts_dir(root, sid) / "spec.md"
+    text = spec_md.read_text()
+    assert "- genre: snake" in text
+    spec_md.write_text(text.replace("- genre: snake", "- genre: tetris", 1))
+    errors = wait_until(lambda: [e for e in events(root, sid, "error") if "spec.md" in e["data"]["message"]], 30,
+                        "the refused edit")
+    assert "unknown genre 'tetris'; did you mean 'blocks'?" in errors[0]["data"]["message"]
+    assert not events(root, sid, "spec.update")
+    spec_md.write_text(text.replace("- genre: snake", "- genre: pong", 1))
+    wait_until(lambda: events(root, sid, "spec.update"), 30, "the person's spec update")
+    update = events(root, sid, "spec.update")[0]["data"]
+    assert update["genre"] == "pong" and update["by"] == "user"
+    genre_probe = next(c for c in update["criteria"] if c["id"] == "genre")["probe"]
+    assert genre_probe["expect"] == [{"path": "genre", "op": "==", "value": "pong"}]
+    assert "paddle" in update["core_loop"]  # pong's rules, not snake's
+
+
 def test_a_rejected_inbox_file_is_kept_with_an_error_event(root, daemon):
     sid = crumb(root, "pitch", "whack-a-mole for 30 seconds").stdout.strip()
     wait_done(root, sid)

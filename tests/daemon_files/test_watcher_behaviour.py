@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-import crumb.daemon.watcher as watcher_module
+import crumb.daemon.inotify as inotify_module
 from crumb.daemon.files import ARCHIVE, REJECTED, InboxRead, InboxReject, archive, drop_inbox_file, read_inbox_file
 from crumb.daemon.watcher import Watcher
 
@@ -184,7 +184,7 @@ def test_falls_back_to_polling_when_inotify_is_unavailable(tmp_path: Path, monke
     def no_inotify() -> None:
         raise OSError(errno.EMFILE, "inotify instance limit reached")
 
-    monkeypatch.setattr(watcher_module, "_inotify", no_inotify)
+    monkeypatch.setattr(inotify_module, "_inotify", no_inotify)
     with Watcher(tmp_path, poll_interval=0.05) as w:
         assert w.backend.startswith("poll") and "inotify instance limit reached" in w.backend
         (tmp_path / "inbox" / "pitch.txt").write_text("snake\n")

@@ -13,14 +13,23 @@ from typing import Any
 import pytest
 
 from crumb.actors.local import catalogue as cat
-from crumb.actors.local.planner import parse_spec_markdown, plan, reading_for_agent, spec_markdown
+from crumb.actors.local.fidelity import reading_for_agent
+from crumb.actors.local.planner import plan
 from crumb.actors.local.research import research
+from crumb.actors.local.rules import SPEC_RULES
 from crumb.actors.local.unbuilt import UNBUILT
 from crumb.actors.local.verifier import judge
 from crumb.protocol.events import ResearchPlan
 from crumb.protocol.game import NUMBER_PATHS, Criterion, Numbers, Spec
+from crumb.protocol.spec_markdown import parse_spec_markdown as read_spec_md
+from crumb.protocol.spec_markdown import spec_markdown
 from crumb.reducer.validator import validate
 from crumb.settings import Settings
+
+
+def parse_spec_markdown(text: str, base: Spec) -> Spec:
+    """spec.md read back with the embedded studio's rules, as the daemon reads a person's save."""
+    return read_spec_md(text, base, rules=SPEC_RULES)
 
 
 def plan_fully(pitch: str) -> Spec:

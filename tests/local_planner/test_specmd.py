@@ -6,8 +6,17 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from crumb.actors.local.planner import criteria_for, parse_spec_markdown, plan, spec_markdown
+from crumb.actors.local.planner import plan
+from crumb.actors.local.rules import SPEC_RULES, criteria_for
 from crumb.protocol.game import Controls, Numbers, Spec, Theme
+from crumb.protocol.spec_markdown import parse_spec_markdown as read_spec_md
+from crumb.protocol.spec_markdown import spec_markdown
+
+
+def parse_spec_markdown(text: str, base: Spec) -> Spec:
+    """spec.md read back with the embedded studio's rules, as the daemon reads a person's save."""
+    return read_spec_md(text, base, rules=SPEC_RULES)
+
 
 PITCHES = ["a neon snake game with three lives and a 60 second time limit", "貪食蛇遊戲，三條命，六十秒內達到500分",
            "match-3 with gems, 20 moves, reach 1000 points, 8x8 grid, speed 1.5", "스네이크 게임",

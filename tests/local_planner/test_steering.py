@@ -6,7 +6,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from crumb.actors.local.planner import knob, plan
+from crumb.actors.local.pitch import knob
+from crumb.actors.local.planner import plan
 from crumb.actors.local.steering import apply_steering
 from crumb.protocol.game import Spec
 

@@ -13,7 +13,8 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from crumb.actors.base import ActorError, ActorRequest, ActorResult, ProgressFn, ProgressUpdate
-from crumb.actors.local.planner import human_lines, plan
+from crumb.actors.local.pitch import human_lines
+from crumb.actors.local.planner import plan
 from crumb.actors.local.research import research
 from crumb.actors.local.steering import apply_steering
 from crumb.actors.local.verifier import judge

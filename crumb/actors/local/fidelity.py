@@ -1,7 +1,7 @@
 """The record of how a pitch was read (Spec.reading): pitch fidelity is judged from it, not assumed.
 
 Pure. The embedded Planner writes it for its own specs; for an agent's spec the dispatcher writes it
-with `agent_reading`, so a number the pitch states is never dropped without a word, whoever planned.
+with `reading_for_agent`, so a number the pitch states is never dropped without a word, whoever planned.
 """
 
 from __future__ import annotations
@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from crumb.actors.local import catalogue as cat
+from crumb.actors.local.pitch import read_pitch
 from crumb.protocol.game import NUMBER_PATHS, Criterion, GenreReading, LanguageReading, Numbers, PitchReading, Spec, StatedNumber
 
 #: where a stated number shows in the game's test hook, and the criterion that checks it
@@ -43,7 +44,7 @@ def criterion_for(field: str, criteria: Sequence[Criterion]) -> str | None:
     path, cid = NUMBER_PROBES[field]
     by_id = [c.id for c in criteria if c.id == cid]
     by_path = [c.id for c in criteria if any(x.path == path for x in c.probe.expect)]
-    return (by_id or by_path or [None])[0]
+    return next(iter(by_id or by_path), None)
 
 
 def stated_numbers(said: dict[str, str], stated: Numbers, spec: Spec, *, embedded: bool) -> list[StatedNumber]:
@@ -107,3 +108,9 @@ def after_edit(reading: PitchReading | None, before: Spec, after: Spec, by: str)
         else:
             numbers.append(n.model_copy(update={"criterion": criterion_for(n.field, after.criteria) if n.honoured else None}))
     return reading.model_copy(update={"genre": genre, "numbers": numbers})
+
+
+def reading_for_agent(spec: Spec, pitch: str) -> PitchReading:
+    """CRUMB's own reading of the pitch for a spec an agent wrote (see agent_reading)."""
+    reading = read_pitch(pitch)
+    return agent_reading(spec, reading.numbers.numbers, reading.numbers.said, reading.language_reading)

@@ -1,0 +1,303 @@
+"""What a pitch says, read with keyword knowledge (no model): the genres it names or describes
+(including ones the embedded studio cannot build), its theme, colours, extras and knobs, its title,
+its numbers (crumb.actors.local.numbers); and a person's wish for another genre in feedback or steering.
+
+Pure and deterministic; any text gives a Reading.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Sequence
+from functools import lru_cache
+
+from pydantic import BaseModel, Field
+
+from crumb.actors.local import catalogue as cat
+from crumb.actors.local.language import detect
+from crumb.actors.local.numbers import NumberRead, read_numbers
+from crumb.actors.local.text import MAX_TEXT, find_any, is_cjk, keyword_core, keyword_re, normalize
+from crumb.actors.local.unbuilt import UNBUILT
+from crumb.protocol.game import LanguageReading
+
+# ---------------------------------------------------------------- genre, theme, extras
+
+
+class GenreScore(BaseModel):
+    genre: str
+    score: float
+    first: int
+    words: list[str]
+
+
+@lru_cache(maxsize=2)
+def _genre_keywords(weak: bool) -> list[tuple[str, list[tuple[str, float]]]]:
+    """Keywords, longest first, each with every (genre, weight) that lists it."""
+    table: dict[str, list[tuple[str, float]]] = {}
+    for g in cat.GENRES:
+        for kw in g.strong:
+            table.setdefault(kw, []).append((g.id, 3.0))
+        for kw in g.weak if weak else ():
+            table.setdefault(kw, []).append((g.id, 1.0))
+    return sorted(table.items(), key=lambda k: (-len(k[0].rstrip("*")), k[0]))
+
+
+def score_genres(text: str, *, weak: bool = True) -> list[GenreScore]:
+    """Genres named in normalized text, best first. A longer keyword consumes its span, so
+    "ブロック崩し" counts for breakout and not again as "ブロック" for blocks."""
+    work = text
+    found: dict[str, GenreScore] = {}
+    for kw, owners in _genre_keywords(weak):
+        if keyword_core(kw) not in work:
+            continue
+        rx = keyword_re(kw)
+        m = rx.search(work)
+        if not m:
+            continue
+        for s, e in [x.span() for x in rx.finditer(work)]:
+            work = work[:s] + " " * (e - s) + work[e:]
+        for genre, weight in owners:
+            gs = found.setdefault(genre, GenreScore(genre=genre, score=0, first=m.start(), words=[]))
+            gs.score += weight
+            gs.first = min(gs.first, m.start())
+            gs.words.append(m.group(0))
+    order = {g: i for i, g in enumerate(cat.genre_ids())}
+    return sorted(found.values(), key=lambda s: (-s.score, s.first, order[s.genre]))
+
+
+@lru_cache(maxsize=1)
+def _unbuilt_keywords() -> list[tuple[str, list[tuple[str, float]]]]:
+    table: dict[str, list[tuple[str, float]]] = {}
+    for g in UNBUILT:
+        for kw in g.names:
+            table.setdefault(kw, []).append((g.id, 3.0))
+        for kw in g.mechanics:
+            table.setdefault(kw, []).append((g.id, 1.0))
+    return sorted(table.items(), key=lambda k: (-len(k[0].rstrip("*")), k[0]))
+
+
+def score_unbuilt(text: str) -> tuple[list[GenreScore], str]:
+    """Genres the embedded studio cannot build that normalized text asks for, best first, and the
+    text with their names blanked (so "bubble shooter" is not also read as a shooter)."""
+    work = text
+    found: dict[str, GenreScore] = {}
+    names = {kw for g in UNBUILT for kw in g.names}
+    blanked = text
+    for kw, owners in _unbuilt_keywords():
+        if keyword_core(kw) not in work:
+            continue
+        rx = keyword_re(kw)
+        spans = [x.span() for x in rx.finditer(work)]
+        if not spans:
+            continue
+        for s, e in spans:
+            work = work[:s] + " " * (e - s) + work[e:]
+            if kw in names:
+                blanked = blanked[:s] + " " * (e - s) + blanked[e:]
+        for genre, weight in owners:
+            gs = found.setdefault(genre, GenreScore(genre=genre, score=0, first=spans[0][0], words=[]))
+            gs.score += weight * len(spans) if weight < 3 else weight
+            gs.first = min(gs.first, spans[0][0])
+            gs.words.append(text[spans[0][0]:spans[0][1]])
+    return sorted(found.values(), key=lambda s: (-s.score, s.first)), blanked
+
+
+def confident(scores: Sequence[GenreScore]) -> bool:
+    """A pitch places in a genre when it names one outright, or two hints agree and nothing ties."""
+    if not scores:
+        return False
+    top = scores[0].score
+    second = scores[1].score if len(scores) > 1 else 0
+    return top >= 3 or (top >= 2 and top > second)
+
+
+_SPACE_KEY = re.compile(
+    r"\b(?:press|hit|tap|with|use|using|hold|druk op|drück|premi)\s+(?:the\s+|de\s+|die\s+)?space(?:\s?bar|\s?key|taste)?\b"
+    r"|\bspace\s?(?:bar|key|taste)\b|\bspatiebalk\b|\bleertaste\b"
+)
+
+
+def find_theme(text: str) -> tuple[cat.ThemeEntry, str] | None:
+    text = _SPACE_KEY.sub(" ", text)
+    best: tuple[int, cat.ThemeEntry, str] | None = None
+    for t in cat.THEMES:
+        hit = find_any(text, t.keywords)
+        if hit and (best is None or hit[0] < best[0]):
+            best = (hit[0], t, hit[1])
+    return (best[1], best[2]) if best else None
+
+
+def find_colours(text: str) -> list[tuple[cat.ColourEntry, str]]:
+    hits = []
+    for c in cat.COLOURS:
+        hit = find_any(text, c.keywords)
+        if hit:
+            hits.append((hit[0], c, hit[1]))
+    return [(c, w) for _, c, w in sorted(hits, key=lambda h: h[0])]
+
+
+def find_extras(text: str) -> list[str]:
+    hits = []
+    for e in cat.EXTRAS:
+        hit = find_any(text, e.keywords)
+        if hit:
+            hits.append((hit[0], e.id))
+    return [e for _, e in sorted(hits)]
+
+
+_FAST = ("fast", "fast-paced", "quick", "speedy", "snel", "snelle", "schnell*", "veloce", "rapid*", "빠른", "速い",
+         "高速", "快速")
+_SLOW = ("slow", "slow-paced", "relaxed", "calm", "chill", "langzaam", "rustig*", "langsam*", "gemütlich", "lento",
+         "lenta", "tranquill*", "느린", "천천히", "ゆっくり", "のんびり", "慢", "悠闲", "悠閒")
+_BIG_TEXT = ("big text", "large text", "big font", "large font", "big letters", "large print", "grote letters",
+             "grote tekst", "große schrift", "großer text", "grosse schrift", "testo grande", "caratteri grandi",
+             "大字", "큰 글씨", "큰 글자", "大きい文字", "大きな文字")
+
+
+def set_knob(extras: Sequence[str], name: str, value: float) -> list[str]:
+    """extras with the knob item `name:value` replaced (or dropped when value is 1)."""
+    out = [e for e in extras if not e.startswith(name + ":")]
+    if abs(value - 1.0) > 1e-9:
+        out.append(f"{name}:{value:g}")
+    return out
+
+
+def knob(extras: Sequence[str], name: str) -> float:
+    for e in extras:
+        if e.startswith(name + ":"):
+            try:
+                return float(e.split(":", 1)[1])
+            except ValueError:
+                return 1.0
+    return 1.0
+
+
+_Q = r"[\"“”„«»「『]([^\"“”„«»「」『』\n]{2,60})[\"“”„«»」』]"
+_QUOTED = re.compile(  # a quoted name after "called"/"genaamd"/"叫" ..., or before "이라는"/"という"
+    r"(?i:called|named|titled|title|genaamd|getiteld|heet|namens|heißt|heisst|titel|chiamato|chiamata|intitolato|"
+    r"titolo|叫做|叫|名为|名為|标题|標題|제목|タイトル|名前は)\s*[:：]?\s*" + _Q + "|" + _Q + r"\s*(?:이라는|라는|という|って)"
+)
+
+
+def _quoted_title(m: re.Match[str] | None) -> str | None:
+    name = (m.group(1) or m.group(2) or "").strip() if m else ""
+    return name[:120] or None
+
+
+class Reading(BaseModel):
+    """What a pitch says, as far as keyword knowledge can tell."""
+
+    language: str
+    language_reading: LanguageReading
+    unbuilt: list[GenreScore] = Field(default_factory=list, description="genres asked for that cannot be built")
+    genres: list[GenreScore]
+    confident: bool
+    numbers: NumberRead
+    theme: str | None = None
+    theme_word: str | None = None
+    colours: list[str] = Field(default_factory=list)
+    colour_words: list[str] = Field(default_factory=list)
+    extras: list[str] = Field(default_factory=list)
+    title: str | None = None
+
+
+def read_pitch(pitch: str) -> Reading:
+    text = normalize(pitch)
+    lang = detect(text)
+    language = lang.read_as
+    unbuilt, named_text = score_unbuilt(text)
+    genres = score_genres(named_text)
+    theme = find_theme(text)
+    colours = find_colours(text)
+    extras = find_extras(text)
+    nums = read_numbers(text, language)
+    if find_any(text, _FAST):
+        extras = set_knob(extras, "speed", 1.25)
+    elif find_any(text, _SLOW):
+        extras = set_knob(extras, "speed", 0.8)
+    if nums.speed_factor:
+        extras = set_knob(extras, "speed", nums.speed_factor)
+    if find_any(text, _BIG_TEXT):
+        extras = set_knob(extras, "text_scale", 1.3)
+    quoted = _QUOTED.search(unicodedata.normalize("NFKC", pitch or "")[:MAX_TEXT])
+    return Reading(
+        language=language,
+        language_reading=lang,
+        unbuilt=unbuilt,
+        genres=genres,
+        confident=confident(genres),
+        numbers=nums,
+        theme=theme[0].id if theme else None,
+        theme_word=theme[1] if theme else None,
+        colours=[c.id for c, _ in colours],
+        colour_words=[w for _, w in colours],
+        extras=extras,
+        title=_quoted_title(quoted),
+    )
+
+
+# ---------------------------------------------------------------- wishes in feedback and steering
+
+_WISH_MARKERS = (
+    "instead", "make it", "turn it into", "switch to", "switch it to", "change it to", "change to", "rather",
+    "i want", "i'd like", "let's do", "should be a", "maak er", "maak het", "in plaats", "liever", "verander",
+    "ik wil", "stattdessen", "mach daraus", "mach es", "lieber", "ändere", "ich will", "ich möchte", "statt",
+    "invece", "fallo", "falla", "trasforma", "cambia", "voglio", "preferisco", "改成", "换成", "換成", "改为", "改為",
+    "变成", "變成", "我想要", "我要", "바꿔", "대신", "로 해", "으로 해", "원해", "変えて", "代わりに", "にして", "がいい",
+)
+_OTHER_GENRE = (
+    "another genre", "different genre", "other genre", "another game", "different game", "something else",
+    "andere genre", "ander genre", "ander spel", "iets anders", "anderes genre", "anderes spiel", "etwas anderes",
+    "altro genere", "genere diverso", "altro gioco", "qualcos'altro", "换个类型", "換個類型", "换一个", "換一個",
+    "别的类型", "別的類型", "其他类型", "其他類型", "다른 장르", "다른 게임", "別のジャンル", "他のジャンル", "別のゲーム",
+)
+
+
+_MACHINE = re.compile(r"probe|expected|observed|==|console|error|fps|qa |\[(?:critical|important|minor)\]|^(?:pass|partial|fail|reject)\b")
+
+
+def human_lines(text: str | None) -> list[str]:
+    """The lines of feedback a person could have written: a Verifier's report of failed probes
+    names genres and numbers in passing, and must not be read as a wish."""
+    return [line for line in (text or "").split("\n") if line.strip() and not _MACHINE.search(normalize(line).strip())]
+
+
+@lru_cache(maxsize=1)
+def _genre_names() -> dict[str, tuple[str, ...]]:
+    return {g.id: tuple(dict.fromkeys([g.id, g.name.lower(), *(n.lower() for n in g.names.values()),
+                                       *g.famous]))
+            for g in cat.GENRES}
+
+
+class Wish(BaseModel):
+    genre: str | None = None
+    other: bool = False
+    said: str = ""
+
+
+def genre_wish(message: str, *, current: str | None = None, lenient: bool = False) -> Wish:
+    """A request for a (different) genre in a person's message. `lenient`: a short message naming a
+    genre counts even without "instead"/"make it" (steering); feedback needs the marker."""
+    text = normalize(message)
+    if not text.strip():
+        return Wish()
+    for sentence in re.split(r"[.!?;\n。！？；]+", text):
+        marker = find_any(sentence, _WISH_MARKERS)
+        short = len(sentence.split()) <= 8 if not is_cjk(sentence) else len(sentence) <= 24
+        if marker:
+            scores = [s for s in score_genres(sentence, weak=False) if s.genre != current]
+            if scores:
+                pick = min(scores, key=lambda s: (s.first < marker[0], s.first))
+                return Wish(genre=pick.genre, said=sentence.strip())
+        elif lenient and short:
+            # no "instead"/"make it": only a genre's name counts ("tetris!", "snake please"),
+            # not a word that merely suggests one ("avoid the walls")
+            named = [(hit[0], g) for g, words in _genre_names().items() if g != current
+                     for hit in [find_any(sentence, words)] if hit]
+            if named:
+                return Wish(genre=min(named)[1], said=sentence.strip())
+        if find_any(sentence, _OTHER_GENRE):
+            return Wish(other=True, said=sentence.strip())
+    return Wish()
+

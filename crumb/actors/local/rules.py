@@ -1,0 +1,148 @@
+"""A spec's rules and acceptance criteria from its genre and numbers: what the embedded Planner
+writes, steering amends and a person's edit of spec.md is followed by (SPEC_RULES).
+
+Pure. The criteria are ones a correct game by docs/game-contract.md satisfies.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from crumb.actors.local import catalogue as cat
+from crumb.actors.local.fidelity import NUMBER_PROBES, after_edit, support
+from crumb.actors.local.pitch import score_genres
+from crumb.actors.local.text import normalize
+from crumb.protocol.game import Controls, Criterion, Expect, Numbers, Probe, ProbeStep, Spec
+
+CLOCK_CHECK_MS = 2000
+ROUND_PROBE_MAX_S = 120  # longer rounds: the start probe checks the clock; a fake-clock wait costs real seconds
+
+
+def describe(genre: str, numbers: Numbers) -> tuple[str, str, str]:
+    """core_loop, win and lose sentences for a genre with the stated numbers in them."""
+    e = cat.entry(genre)
+    core = e.core_loop
+    win = e.win
+    lose = e.lose
+    t, lives, target = numbers.time_limit_s, numbers.lives, numbers.target_score
+    if target and t:
+        win = f"Reach {target} points before the {t}-second clock runs out."
+    elif target:
+        win = f"Reach {target} points."
+    elif t and e.survive_win:
+        win = f"Survive the {t}-second round."
+    elif numbers.levels:
+        win = f"Clear all {numbers.levels} levels."
+    losses = []
+    if lives:
+        losses.append("lose your only life" if lives == 1 else f"lose all {lives} lives")
+    if t and not win.startswith("Survive"):
+        losses.append(f"the {t}-second clock runs out" + (" first" if target else ""))
+    if numbers.moves:
+        losses.append(f"the {numbers.moves} moves run out")
+    if losses:
+        lose = "; ".join(losses)
+        lose = lose[0].upper() + lose[1:] + "."
+    return core, win, lose
+
+
+def criteria_for(spec: Spec) -> list[Criterion]:
+    """3–7 acceptance criteria a correct game (by the contract) with this spec satisfies."""
+    e = cat.entry(spec.genre) if spec.genre in cat.genre_ids() else None
+    n = spec.numbers
+    name = e.name if e else spec.genre
+    t = n.time_limit_s
+
+    def crit(cid: str, text: str, steps: list[dict[str, Any]], expect: list[dict[str, Any]]) -> Criterion:
+        return Criterion(
+            id=cid,
+            text=text,
+            probe=Probe(steps=[ProbeStep(**s) for s in steps], expect=[Expect(**x) for x in expect]),
+        )
+
+    out = [
+        crit("title", "The title screen shows when the game loads.", [], [{"path": "phase", "op": "==", "value": "title"}]),
+        crit("genre", f"It is a {name} game.", [], [{"path": "genre", "op": "==", "value": spec.genre}]),
+    ]
+    if t:
+        # the clock must start at T and count down; a player who dies early freezes it below T, so
+        # this holds for every correct game, and catches a clock that never runs
+        out.append(crit("start", f"Pressing Enter starts a round whose {t}-second clock counts down.",
+                        [{"do": "start"}, {"do": "wait", "ms": CLOCK_CHECK_MS}],
+                        [{"path": "timeLeft", "op": "<", "value": t},
+                         {"path": "timeLeft", "op": ">=", "value": t - (CLOCK_CHECK_MS + 500) / 1000}]))
+    else:
+        out.append(crit("start", "Pressing Enter starts a round.", [{"do": "start"}],
+                        [{"path": "phase", "op": "==", "value": "playing"}]))
+    play_ms = 8000 if not t else max(500, min(8000, (t - 1) * 1000))
+    out.append(crit("score", "Playing raises the score.", [{"do": "start"}, {"do": "play", "ms": play_ms}],
+                    [{"path": "score", "op": "increased"}]))
+    if t and t <= ROUND_PROBE_MAX_S:
+        expect: list[dict[str, Any]] = [{"path": "phase", "op": "in", "value": ["over", "won"]}]
+        if e and e.idle_safe:
+            expect.append({"path": "timeLeft", "op": "<=", "value": 0})
+        out.append(crit("timer", f"The round ends after {t} seconds.",
+                        [{"do": "start"}, {"do": "wait", "ms": (t + 2) * 1000}], expect))
+    if n.lives and not (e is not None and support(spec.genre, "lives", float(n.lives))):
+        out.append(crit("lives", f"The player starts with {n.lives} {'life' if n.lives == 1 else 'lives'}.",
+                        [{"do": "start"}], [{"path": "lives", "op": "==", "value": n.lives}]))
+    if n.target_score:
+        out.append(crit("target", f"Reaching {n.target_score} points wins.", [{"do": "start"}],
+                        [{"path": "target", "op": "==", "value": n.target_score}]))
+    # every other stated number the game can honour is read back from the running game
+    for field, cid, text in (("levels", "levels", "The game has {v} levels."),
+                             ("moves", "moves", "A round gives {v} moves."),
+                             ("grid", "grid", "The board is {v} cells across."),
+                             ("speed", "speed", "The game runs at {v}× speed.")):
+        value = getattr(n, field)
+        if value is None or (e is not None and support(spec.genre, field, float(value))):
+            continue
+        path = NUMBER_PROBES[field][0]
+        out.append(crit(cid, text.format(v=f"{value:g}"), [{"do": "start"}], [{"path": path, "op": "==", "value": value}]))
+    return out
+
+
+def with_genre(spec: Spec, genre: str, reason: str) -> Spec:
+    """The same spec re-aimed at another genre: rules, controls, title and criteria follow."""
+    e = cat.entry(genre)
+    core, win, lose = describe(genre, spec.numbers)
+    old = cat.entry(spec.genre).names.get(spec.language) if spec.genre in cat.genre_ids() else None
+    title = spec.title
+    new_name = e.names.get(spec.language, e.name)
+    if old and old in title:
+        title = title.replace(old, new_name)
+    elif old is not None:
+        title = new_name
+    out = spec.model_copy(update={
+        "genre": genre, "core_loop": core, "win": win, "lose": lose, "title": title[:120],
+        "controls": Controls(keys=list(e.controls.keys), pointer=e.controls.pointer, touch=e.controls.touch),
+        "rationale": (spec.rationale + " " + reason).strip()[:4000],
+    })
+    return out.model_copy(update={"criteria": criteria_for(out)})
+
+
+class EmbeddedSpecRules:
+    """The embedded studio's answer to what spec.md's format cannot know (protocol.spec_markdown.SpecRules):
+    its genres, the nearest one to a word a person wrote, and how a spec follows their edit."""
+
+    def genre_ids(self) -> Sequence[str]:
+        return cat.genre_ids()
+
+    def guess_genre(self, word: str) -> str | None:
+        guess = score_genres(normalize(word), weak=False)
+        return guess[0].genre if guess else None
+
+    def follow_edit(self, spec: Spec, base: Spec) -> Spec:
+        """A change of numbers or genre with untouched criteria regenerates them (the rules follow a
+        new genre; the person's rationale stays), and the pitch reading records the edit."""
+        if (spec.numbers != base.numbers or spec.genre != base.genre) and spec.criteria == base.criteria:
+            if spec.genre != base.genre and spec.genre in cat.genre_ids():
+                rationale = spec.rationale
+                spec = with_genre(spec.model_copy(update={"genre": base.genre}), spec.genre, "")  # rules follow the genre
+                spec = spec.model_copy(update={"rationale": rationale})
+            spec = spec.model_copy(update={"criteria": criteria_for(spec)})
+        return spec.model_copy(update={"reading": after_edit(base.reading, base, spec, by="user")})
+
+
+SPEC_RULES = EmbeddedSpecRules()

@@ -1,0 +1,76 @@
+"""Text as the embedded studio reads it: normalised (NFKC, lower case, cut at MAX_TEXT) and searched
+for catalogue keywords (the syntax is in catalogue's docstring) in every script it reads.
+
+Pure. Every reader of the embedded studio (numbers, pitch, steering, research) goes through here, so
+a keyword matches the same way wherever it is looked for.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Sequence
+from functools import lru_cache
+
+from crumb.actors.local.language import detect
+
+MAX_TEXT = 20_000
+
+
+def normalize(text: str) -> str:
+    """NFKC (full-width digits, half-width kana) and lower case; long text is cut, never rejected."""
+    text = unicodedata.normalize("NFKC", text or "")[:MAX_TEXT]
+    return text.lower().replace("\u3000", " ")
+
+
+def is_cjk(s: str) -> bool:
+    """Whether s holds kana, CJK ideographs or hangul: such keywords match without word boundaries."""
+    return any(
+        "\u3040" <= ch <= "\u30ff" or "\u3400" <= ch <= "\u9fff" or "\uac00" <= ch <= "\ud7af" or "\uf900" <= ch <= "\ufaff"
+        for ch in s
+    )
+
+
+def word_pattern(keyword: str) -> str:
+    """Regex source for a catalogue keyword (see the catalogue's docstring for the syntax)."""
+    prefix = keyword.endswith("*")
+    kw = keyword.rstrip("*").lower()
+    body = re.escape(kw).replace(r"\-", r"[\s\-]?").replace(r"\ ", r"[\s\-]+")
+    if is_cjk(kw):
+        return body
+    start = r"(?<![^\W\d_])" if kw[:1].isalpha() else ""
+    end = r"[^\W\d_]*" if prefix else (r"(?![^\W\d_])" if kw[-1:].isalpha() else "")
+    return start + body + end
+
+
+@lru_cache(maxsize=4096)
+def keyword_re(keyword: str) -> re.Pattern[str]:
+    """The compiled word_pattern of a keyword (cached: the catalogue's keywords are matched per pitch)."""
+    return re.compile(word_pattern(keyword))
+
+
+@lru_cache(maxsize=4096)
+def keyword_core(keyword: str) -> str:
+    """A literal every match of the keyword contains: a C-speed `in` test skips most regexes."""
+    return max(re.split(r"[\s\-]+", keyword.rstrip("*").lower()), key=len)
+
+
+def find_any(text: str, keywords: Sequence[str]) -> tuple[int, str] | None:
+    """The earliest keyword found in normalized text, as (position, matched text)."""
+    best: tuple[int, str] | None = None
+    for kw in keywords:
+        if keyword_core(kw) not in text:
+            continue
+        m = keyword_re(kw).search(text)
+        if m and (best is None or m.start() < best[0]):
+            best = (m.start(), m.group(0))
+    return best
+
+
+# ---------------------------------------------------------------- language
+
+
+def detect_language(text: str) -> str:
+    """The catalogue language a text is read with (see crumb.actors.local.language for how)."""
+    return detect(normalize(text)).read_as
+
