@@ -1,0 +1,33 @@
+"""The `local` harness: the embedded studio (crumb/actors/local), offline, free, always there.
+
+It is registered like every other harness; the studio itself is imported only when a role runs, so a
+broken studio shows up as that role's error (and in `crumb doctor`), not as a registry that fails to load.
+"""
+
+from __future__ import annotations
+
+import threading
+from typing import Any, ClassVar
+
+from crumb.actors.base import ActorRequest, ActorResult, Binding, ProgressFn
+from crumb.actors.harness.plugin import Harness
+
+
+class LocalHarness(Harness):
+    name: ClassVar[str] = "local"
+    provider: ClassVar[str | None] = None
+    summary: ClassVar[str] = "the embedded offline studio (no network, no model)"
+
+    def run(self, request: ActorRequest, progress: ProgressFn, cancel: threading.Event) -> ActorResult:
+        from crumb.actors.local.adapter import LocalAdapter
+
+        return LocalAdapter().run(request, progress, cancel)
+
+    def binding(self, rest: str, spec: str, *, partial: bool) -> tuple[str | None, str | None, dict[str, Any]]:
+        return None, None, {}  # "local:anything" is still the one embedded studio
+
+    def label(self, binding: Binding) -> str:
+        return "local"
+
+    def why_not(self, binding: Binding, env: Any, timeout: float) -> tuple[str, str] | None:
+        return None
