@@ -16,6 +16,7 @@ import threading
 from dataclasses import dataclass
 from importlib import metadata
 
+from crumb.actors.base import ActorError, ActorRequest, ActorResult, ProgressFn
 from crumb.actors.harness.plugin import Harness
 
 GROUP = "crumb.harnesses"
@@ -70,7 +71,7 @@ def _load(name: str, target: str, package: str) -> type[Harness] | str:
     try:
         module = __import__(module_name, fromlist=["_"])
         obj = getattr(module, attr) if attr else module
-    except Exception as exc:  # a plugin's import may fail in any way; it must not stop CRUMB
+    except (Exception, SystemExit) as exc:  # a plugin's import may fail in any way; it must not stop CRUMB
         return (f"{where} cannot be loaded ({type(exc).__name__}: {str(exc)[:160]}); "
                 f"fix or reinstall it, or `pip uninstall {package}`")
     if not isinstance(obj, type):
@@ -97,11 +98,28 @@ def _scan() -> dict[str, Entry]:
         if isinstance(loaded, str):
             problems.append(loaded)
             continue
-        entries[name] = Entry(name, loaded, package)
+        entries[name] = Entry(name, loaded if package == OWN else _guarded(loaded, package), package)
     for line in problems:
         log.warning("%s", line)
     _problems[:] = problems
     return entries
+
+
+def _guarded(cls: type[Harness], package: str) -> type[Harness]:
+    """A plugin's class whose run turns any exception but ActorError into an ActorError naming the package,
+    so a bug in a plugin is one failed attempt (the circuit breaker's to count), not a dead worker."""
+
+    def run(self: Harness, request: ActorRequest, progress: ProgressFn, cancel: threading.Event) -> ActorResult:
+        try:
+            return cls.run(self, request, progress, cancel)
+        except ActorError:
+            raise
+        except Exception as exc:
+            raise ActorError(f"{cls.name} {request.role}: the plugin (package {package!r}) raised "
+                             f"{type(exc).__name__}: {str(exc)[:200]}; report it to its authors or bind the role "
+                             "to another harness") from None
+
+    return type(cls.__name__, (cls,), {"run": run, "__module__": cls.__module__, "__doc__": cls.__doc__})
 
 
 def entries() -> dict[str, Entry]:
@@ -137,7 +155,11 @@ def get_harness(name: str) -> Harness:
     entry = entries().get(name)
     if entry is None:
         raise ValueError(f"unknown harness {name!r}; known: {', '.join(names())}")
-    return entry.cls()
+    try:
+        return entry.cls()
+    except Exception as exc:  # a plugin's constructor
+        raise ValueError(f"harness {name!r} from package {entry.package!r} cannot start "
+                         f"({type(exc).__name__}: {str(exc)[:160]}); fix or reinstall it") from None
 
 
 def get_adapter(name: str) -> Harness:
