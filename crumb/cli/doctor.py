@@ -19,14 +19,11 @@ import click
 
 from crumb.actors.base import Binding
 from crumb.actors.harness import registry
-from crumb.actors.harness.bindings import (
-    ROLES,
-    load_config,
-    preset_names,
-    resolve_bindings,
-)
+from crumb.actors.harness.bindings import preset_names, resolve_bindings
 from crumb.actors.harness.plugin import Harness
 from crumb.actors.harness.preflight import label, why_not
+from crumb.config import load_config
+from crumb.protocol.events import ROLES
 
 def agent(harness: Harness, env: dict[str, str]) -> dict[str, Any]:
     """One harness that drives an executable: installed? which version? signed in?"""

@@ -9,7 +9,7 @@ import pytest
 
 from crumb.actors.base import Binding
 from crumb.actors.harness import registry
-from crumb.actors.harness.bindings import ROLES, binding_from, load_preset, preset_names
+from crumb.actors.harness.bindings import binding_from, load_preset, preset_names
 from crumb.actors.harness.prices import match, price_table
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -22,7 +22,6 @@ What is checked, per role, for the first binding of its chain (the one in force)
 from __future__ import annotations
 
 import os
-import shlex
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 

@@ -97,8 +97,8 @@ def collect() -> dict[str, tuple[Decimal, Decimal]]:
                    and re.fullmatch(rf"{family}\d+(-\d+)?", k.split("/", 1)[1])]
         if members:
             table[f"anthropic/{alias}"] = table[f"anthropic/{max(members, key=_version_key)}"]
-    for provider, model in CATCH_ALL.items():
-        table[f"{provider}/*"] = table[f"{provider}/{model}"]
+    for pid, usual in CATCH_ALL.items():
+        table[f"{pid}/*"] = table[f"{pid}/{usual}"]
     return table
 
 

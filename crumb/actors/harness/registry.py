@@ -11,6 +11,7 @@ importlib.metadata, not pluggy: a name -> class table is all CRUMB needs, with n
 
 from __future__ import annotations
 
+import importlib
 import logging
 import threading
 from dataclasses import dataclass
@@ -69,7 +70,7 @@ def _load(name: str, target: str, package: str) -> type[Harness] | str:
     where = f"harness plugin {name!r} from package {package!r}"
     module_name, _, attr = target.partition(":")
     try:
-        module = __import__(module_name, fromlist=["_"])
+        module = importlib.import_module(module_name)
         obj = getattr(module, attr) if attr else module
     except (Exception, SystemExit) as exc:  # a plugin's import may fail in any way; it must not stop CRUMB
         return (f"{where} cannot be loaded ({type(exc).__name__}: {str(exc)[:160]}); "
@@ -79,9 +80,11 @@ def _load(name: str, target: str, package: str) -> type[Harness] | str:
     missing = [a for a in ("name", "run") if not getattr(obj, a, None)]
     if missing:
         return f"{where}: {target} has no {' or '.join(missing)}; subclass crumb.actors.harness.plugin.Harness"
-    if obj.name != name:
-        return f"{where}: its class says name = {obj.name!r}; make the entry point and the class name agree"
-    return obj if issubclass(obj, Harness) else type(obj.__name__, (obj, Harness), {})
+    said = getattr(obj, "name")
+    if said != name:
+        return f"{where}: its class says name = {said!r}; make the entry point and the class name agree"
+    # a class with `name` and `run` but not derived from Harness gets Harness's defaults for the rest
+    return obj if issubclass(obj, Harness) else type(obj.__name__, (obj, Harness), {"__module__": obj.__module__})
 
 
 def _scan() -> dict[str, Entry]:
