@@ -103,7 +103,7 @@ class Harness:
         ways = [f"run `{self.executable}` once and log in"] if self.executable else []
         if self.sign_in_vars:
             ways.append(f"set {self.sign_in_vars[0]}")
-        return " or ".join(ways) or "nothing to sign in to"
+        return ", or ".join(ways) or "nothing to sign in to"
 
     def exit_meaning(self, code: int | None) -> str:
         """What an exit code of what it drives stands for."""
