@@ -100,3 +100,14 @@ def test_a_plugin_that_raises_is_one_failed_attempt_naming_its_package(with_site
                            binding=Binding(harness="echo"))
     with pytest.raises(ActorError, match=r"echo planner: the plugin \(package 'crumb-good'\) raised NotImplementedError"):
         registry.get_adapter("echo").run(request, lambda u: None, threading.Event())
+
+
+def test_an_install_without_the_entry_points_still_finds_the_built_ins(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A checkout run without `pip install -e .`, or an install older than the registry: the fallback table."""
+    monkeypatch.setattr(registry.metadata, "entry_points", lambda group: [])
+    try:
+        assert registry.reload() and registry.names() == tuple(registry.BUILTINS)
+        assert registry.problems() == []
+    finally:
+        monkeypatch.undo()
+        registry.reload()

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -25,9 +26,10 @@ pytestmark = pytest.mark.timeout(600)
 def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The plugin installed with pip into a folder of its own, as a user would (its build backend from the index)."""
     target = tmp_path_factory.mktemp("site")
-    build = tmp_path_factory.mktemp("build")
-    subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--target", str(target), str(PLUGIN)], check=True, capture_output=True, text=True,
-                   timeout=300, cwd=build)
+    source = tmp_path_factory.mktemp("src") / "harness-plugin"  # setuptools builds in the source tree: not in ours
+    shutil.copytree(PLUGIN, source, ignore=shutil.ignore_patterns("build", "*.egg-info", "__pycache__"))
+    subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--target", str(target), str(source)],
+                   check=True, capture_output=True, text=True, timeout=300, cwd=source.parent)
     assert (target / "crumb_ollama").is_dir()
     return target
 

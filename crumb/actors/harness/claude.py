@@ -121,8 +121,6 @@ class ClaudeHarness(CliHarness):
     ambient: ClassVar[tuple[str, ...]] = ("CLAUDECODE", "CLAUDE_CODE_ENTRYPOINT")
     sign_in_vars: ClassVar[tuple[str, ...]] = ("ANTHROPIC_API_KEY", "CLAUDE_CODE_OAUTH_TOKEN", "ANTHROPIC_AUTH_TOKEN")
     sign_in_files: ClassVar[tuple[str, ...]] = (".claude/.credentials.json",)
-    options: ClassVar[tuple[str, ...]] = ("permission_mode", "max_turns", "allowed_tools", "max_budget_usd",
-                                          "structured", "bin")
     remove_env: ClassVar[tuple[str, ...]] = NESTED_CLAUDE_VARS
 
     def argv(self, exe: str, request: ActorRequest, env: Mapping[str, str]) -> list[str]:

@@ -133,7 +133,6 @@ class CodexHarness(CliHarness):
     sign_in_vars: ClassVar[tuple[str, ...]] = ("CODEX_API_KEY", "OPENAI_API_KEY")
     sign_in_files: ClassVar[tuple[str, ...]] = (".codex/auth.json",)
     exit_codes: ClassVar[Mapping[int, str]] = {1: "failed turn, or a configuration or sign-in error"}
-    options: ClassVar[tuple[str, ...]] = ("sandbox", "ephemeral", "bin")
     private: ClassVar[bool] = True
 
     def argv(self, exe: str, request: ActorRequest, env: Mapping[str, str]) -> list[str]:

@@ -119,7 +119,6 @@ class CommandHarness(Harness):
     name: ClassVar[str] = "command"
     summary: ClassVar[str] = "any executable speaking command-contract.md on stdin/stdout"
     install: ClassVar[str] = "install it or give its full path"
-    options: ClassVar[tuple[str, ...]] = ("command",)
 
     def binding(self, rest: str, spec: str, *, partial: bool) -> tuple[str | None, str | None, dict[str, Any]]:
         """'./my-agent --fast': the command line (it alone takes spaces)."""

@@ -120,7 +120,6 @@ class GeminiHarness(CliHarness):
     #: what 0.61 answers with when no model is named (its router, "auto", picks it; result.stats.models says)
     default_model: ClassVar[str | None] = "gemini-3.1-pro-preview"
     exit_codes: ClassVar[Mapping[int, str]] = EXIT_CODES
-    options: ClassVar[tuple[str, ...]] = ("approval_mode", "skip_trust", "bin")
     private: ClassVar[bool] = True
 
     def argv(self, exe: str, request: ActorRequest, env: Mapping[str, str]) -> list[str]:

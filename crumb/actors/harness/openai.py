@@ -318,7 +318,6 @@ class OpenAIHarness(Harness):
     provider: ClassVar[str | None] = None
     summary: ClassVar[str] = "any OpenAI-compatible chat server, `POST {base_url}/chat/completions`"
     install: ClassVar[str] = "start the server (e.g. `ollama serve`)"
-    options: ClassVar[tuple[str, ...]] = ("base_url", "api_key_env", "temperature", "max_tokens", "stream")
 
     def binding(self, rest: str, spec: str, *, partial: bool) -> tuple[str | None, str | None, dict[str, Any]]:
         """'ollama/qwen2.5-coder@http://host:11434/v1': provider, model and base URL."""

@@ -44,8 +44,6 @@ class Harness:
     default_model: ClassVar[str | None] = None
     #: exit code -> what it means (the error names it)
     exit_codes: ClassVar[Mapping[int, str]] = {}
-    #: the binding options it reads (`crumb config show`, the README)
-    options: ClassVar[tuple[str, ...]] = ()
 
     def run(self, request: ActorRequest, progress: ProgressFn, cancel: threading.Event) -> ActorResult:
         """Do the role's work; raise ActorError on failure. Must return soon after `cancel` is set."""

@@ -43,7 +43,6 @@ class OllamaHarness(Harness):
     provider: ClassVar[str | None] = "ollama"  # on your own machine: free (CRUMB's price table)
     summary: ClassVar[str] = "Ollama's own chat API, `POST {base}/api/chat` (plugin example)"
     install: ClassVar[str] = "start the server: `ollama serve`, then `ollama pull <model>`"
-    options: ClassVar[tuple[str, ...]] = ("base_url", "num_ctx", "temperature")
 
     # -- bindings: "ollama:<model>[@<base_url>]" -------------------------------------------------------
     def binding(self, rest: str, spec: str, *, partial: bool) -> tuple[str | None, str | None, dict[str, Any]]:
