@@ -34,7 +34,8 @@ def fake_dist(site: Path, package: str, entry_points: dict[str, str], modules: d
 def bad_site(tmp_path: Path) -> Path:
     site = tmp_path / "site"
     fake_dist(site, "crumb-broken", {"broken": "broken_plugin:Broken"}, {"broken_plugin": "import no_such_module_here\n"})
-    fake_dist(site, "crumb-norun", {"norun": "norun_plugin:NoRun"}, {"norun_plugin": "class NoRun:\n    name = 'norun'\n"})
+    fake_dist(site, "crumb-norun", {"norun": "norun_plugin:NoRun", "Bad:Name": "norun_plugin:NoRun"},
+              {"norun_plugin": "from crumb.actors.harness.plugin import Harness\nclass NoRun(Harness):\n    name = 'norun'\n"})
     fake_dist(site, "crumb-dup", {"claude": "dup_plugin:Claude"},
               {"dup_plugin": "from crumb.actors.harness.plugin import Harness\nclass Claude(Harness):\n    name = 'claude'\n"})
     fake_dist(site, "crumb-good", {"echo": "good_plugin:Echo"},
@@ -62,8 +63,10 @@ def test_the_built_ins_are_the_entry_points_of_pyproject() -> None:
 
 def test_bad_plugins_are_one_line_warnings_naming_the_package_and_the_fix(with_site: Path) -> None:
     problems = registry.problems()
-    assert len(problems) == 3, problems
-    broken, norun, dup = (next(p for p in problems if f"package {pkg!r}" in p) for pkg in ("crumb-broken", "crumb-norun", "crumb-dup"))
+    assert len(problems) == 4, problems
+    assert any("'Bad:Name'" in p and "rename the entry point" in p for p in problems)
+    broken, norun, dup = (next(p for p in problems if f"package {pkg!r}" in p and "Bad:Name" not in p)
+                          for pkg in ("crumb-broken", "crumb-norun", "crumb-dup"))
     assert "ModuleNotFoundError" in broken and "pip uninstall crumb-broken" in broken
     assert "has no run" in norun and "subclass crumb.actors.harness.plugin.Harness" in norun
     assert "the name is taken by package 'crumb'" in dup and "rename the entry point" in dup
@@ -81,11 +84,11 @@ def test_the_cli_names_bad_plugins_and_keeps_working(bad_site: Path, tmp_path: P
     doctor = subprocess.run([sys.executable, "-m", "crumb", "--root", str(tmp_path), "doctor", "--json"],
                             capture_output=True, text=True, timeout=120, env=env)
     report = json.loads(doctor.stdout)
-    assert doctor.returncode == 0 and len(report["plugin_problems"]) == 3, doctor.stderr
+    assert doctor.returncode == 0 and len(report["plugin_problems"]) == 4, doctor.stderr
     assert "echo" in report["harnesses"] and report["harnesses"]["echo"]["package"] == "crumb-good"
     text = subprocess.run([sys.executable, "-m", "crumb", "--root", str(tmp_path), "doctor"],
                           capture_output=True, text=True, timeout=120, env=env).stdout
-    assert sum(line.startswith("warning: harness plugin ") for line in text.splitlines()) == 3, text
+    assert sum(line.startswith("warning: harness plugin ") for line in text.splitlines()) == 4, text
     shown = subprocess.run([sys.executable, "-m", "crumb", "--root", str(tmp_path), "config", "show", "--role", "builder=echo"],
                            capture_output=True, text=True, timeout=120, env=env)
     assert shown.returncode == 0 and "echo" in shown.stdout, shown.stderr

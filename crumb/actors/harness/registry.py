@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import importlib
 import logging
+import re
 import threading
 from dataclasses import dataclass
 from importlib import metadata
@@ -33,6 +34,8 @@ BUILTINS: dict[str, str] = {
     "openai": "crumb.actors.harness.openai:OpenAIHarness",
     "command": "crumb.actors.harness.command:CommandHarness",
 }
+
+NAME = re.compile(r"[a-z][a-z0-9_-]*")
 
 log = logging.getLogger("crumb.harness")
 
@@ -68,6 +71,8 @@ def _candidates() -> list[tuple[str, str, str]]:
 def _load(name: str, target: str, package: str) -> type[Harness] | str:
     """The harness class an entry point names, or why it cannot be used (one line, with the fix)."""
     where = f"harness plugin {name!r} from package {package!r}"
+    if not NAME.fullmatch(name):
+        return f"{where}: a harness name is lower-case letters, digits, - and _ (it starts a binding string); rename the entry point"
     module_name, _, attr = target.partition(":")
     try:
         module = importlib.import_module(module_name)
@@ -77,7 +82,7 @@ def _load(name: str, target: str, package: str) -> type[Harness] | str:
                 f"fix or reinstall it, or `pip uninstall {package}`")
     if not isinstance(obj, type):
         return f"{where}: {target} is not a class; point the entry point at a Harness subclass"
-    missing = [a for a in ("name", "run") if not getattr(obj, a, None)]
+    missing = [a for a in ("name", "run") if not getattr(obj, a, None) or getattr(obj, a) is getattr(Harness, a)]
     if missing:
         return f"{where}: {target} has no {' or '.join(missing)}; subclass crumb.actors.harness.plugin.Harness"
     said = getattr(obj, "name")
