@@ -9,7 +9,7 @@ PITCH ?= 60-second match-3 with combo bonus
 PYTEST_ARGS ?=
 
 .DEFAULT_GOAL := help
-.PHONY: help setup agents browser demo watch pitch steer replay status studio test bench chaos clean
+.PHONY: help setup agents browser demo watch pitch steer replay status studio test bench chaos prices clean
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-10s %s\n", $$1, $$2}'
@@ -70,6 +70,10 @@ bench: setup ## run the benchmarks under bench/ and print figures with their bas
 
 chaos: setup ## the long chaos run: many sessions, dozens of SIGKILLs, then every check
 	$(BIN)/python -m pytest tests/chaos -m chaos_long -q -s $(PYTEST_ARGS)
+
+prices: $(STAMP) ## regenerate crumb/actors/harness/prices.toml from the genai-prices package (dev-time only)
+	$(BIN)/python -m pip install --quiet --upgrade genai-prices
+	$(BIN)/python -m crumb.actors.harness.prices_sync
 
 clean: ## remove the virtualenv (sessions and inbox files are kept)
 	rm -rf $(VENV) *.egg-info

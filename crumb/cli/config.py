@@ -15,10 +15,10 @@ import click
 
 from crumb.actors.base import Binding
 from crumb.actors.harness.bindings import (
-    HARNESS_PROVIDER,
     ROLES,
     chosen_preset,
     detect_ambient,
+    implied_providers,
     load_config,
     resolve_bindings,
 )
@@ -106,7 +106,7 @@ def render(data: dict[str, Any]) -> str:
             lines.append(f"{change.get('ts')}: circuit opened for {change.get('actor')} on {change.get('adapter')} "
                          f"after {change.get('failures')} failures")
     lines.append("precedence: flag > crumb.toml > preset > ambient > fallback (local); `then` rows are the fallback chain")
-    implied = ", ".join(f"{h}: {p}" for h, p in HARNESS_PROVIDER.items())
+    implied = ", ".join(f"{h}: {p}" for h, p in implied_providers().items())
     lines.append(f"each row's values come from its origin; a provider not given there is implied by the harness "
                  f"({implied}); model (default) is the harness's own default")
     return "\n".join(lines)

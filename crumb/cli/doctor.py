@@ -1,8 +1,10 @@
-"""`crumb doctor`: what can run here. Agent CLIs (installed? signed in?), the QA browser, the watch
-backend, local model servers, and which presets can run. Exit 0 when the default setup works.
+"""`crumb doctor`: what can run here. Every registered harness (built-in or plugin): for one that drives
+an executable, installed? signed in?; plugins that could not be loaded; the QA browser, the watch backend,
+and which presets can run. Exit 0 when the default setup works.
 
-"Signed in" is a guess from environment variables and the presence of each CLI's credentials file;
-no credentials file is ever read (codex's config.toml is, for a provider it names and that provider's key variable).
+"Signed in" is each harness's own guess (`Harness.signed_in`) from environment variables and the presence
+of its credentials file; no credentials file is ever read (codex's config.toml is, for a provider it
+names and that provider's key variable).
 """
 
 from __future__ import annotations
@@ -16,29 +18,19 @@ from typing import Any
 import click
 
 from crumb.actors.base import Binding
-from crumb.actors.harness.bindings import (
-    ROLES,
-    load_config,
-    preset_names,
-    resolve_bindings,
-)
-from crumb.actors.harness.common import find_executable
-from crumb.actors.harness.preflight import INSTALL, label, why_not
-from crumb.actors.harness.private_home import codex_provider
+from crumb.actors.harness import registry
+from crumb.actors.harness.bindings import preset_names, resolve_bindings
+from crumb.actors.harness.plugin import Harness
+from crumb.actors.harness.preflight import label, why_not
+from crumb.config import load_config
+from crumb.protocol.events import ROLES
 
-#: per CLI: env vars holding a key or token, and credential files (relative to HOME) whose presence means signed in
-SIGN_IN: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
-    "claude": (("ANTHROPIC_API_KEY", "CLAUDE_CODE_OAUTH_TOKEN", "ANTHROPIC_AUTH_TOKEN"), (".claude/.credentials.json",)),
-    "codex": (("CODEX_API_KEY", "OPENAI_API_KEY"), (".codex/auth.json",)),
-    "gemini": (("GEMINI_API_KEY", "GOOGLE_API_KEY", "GOOGLE_GENAI_USE_VERTEXAI"), (".gemini/oauth_creds.json",)),
-}
-
-
-def agent(name: str, env: dict[str, str]) -> dict[str, Any]:
-    path = find_executable(name, env)
-    out: dict[str, Any] = {"installed": path is not None, "path": path}
+def agent(harness: Harness, env: dict[str, str]) -> dict[str, Any]:
+    """One harness that drives an executable: installed? which version? signed in?"""
+    path = harness.find(Binding(harness=harness.name), env)
+    out: dict[str, Any] = {"installed": path is not None, "path": path, "package": registry.package_of(harness.name)}
     if path is None:
-        out["fix"] = INSTALL[name]
+        out["fix"] = harness.install or "install it"
         return out
     try:
         proc = subprocess.run([path, "--version"], capture_output=True, text=True, timeout=10, env=env,
@@ -46,29 +38,20 @@ def agent(name: str, env: dict[str, str]) -> dict[str, Any]:
         out["version"] = (proc.stdout.strip() or proc.stderr.strip()).splitlines()[0][:80] if proc.returncode == 0 else None
     except (OSError, subprocess.TimeoutExpired, IndexError):
         out["version"] = None
-    variables, files = SIGN_IN[name]
-    home = Path(env.get("HOME") or Path.home())
-    if name == "codex" and env.get("CODEX_HOME"):
-        files = (str(Path(env["CODEX_HOME"]) / "auth.json"),)
-    hit = next((f"${v} is set" for v in variables if env.get(v)), None) or next(
-        (f"{f} exists" for f in files if (home / f).exists()), None
-    ) or (codex_sign_in(env) if name == "codex" else None)
+    hit = harness.signed_in(env)
     out["signed_in"] = hit is not None
-    out["how"] = hit or f"no sign-in found: run `{name}` once and log in, or set {variables[0]}"
+    out["how"] = hit or f"no sign-in found: {harness.credentials_hint()}"
     return out
 
 
-def codex_sign_in(env: dict[str, str]) -> str | None:
-    """How a Codex that signs in through a provider of its config.toml does so, if it does (a key in the
-    provider's env_key variable, or a provider that needs none, such as a local server)."""
-    found = codex_provider(env)
-    if found is None:
-        return None
-    name, provider = found
-    key = provider.get("env_key")
-    if not key:
-        return f"provider {name!r} in config.toml (no key needed)"
-    return f"provider {name!r} in config.toml, ${key} is set" if env.get(str(key)) else None
+def servers() -> dict[str, dict[str, Any]]:
+    """The harnesses that drive no executable of their own (a model server, a command, the studio):
+    what each is; whether one can run is checked per binding (presets, default)."""
+    out: dict[str, dict[str, Any]] = {}
+    for name, entry in registry.entries().items():
+        if entry.cls.executable is None:
+            out[name] = {"summary": entry.cls.summary, "package": entry.package}
+    return out
 
 
 def browser() -> dict[str, Any]:
@@ -115,9 +98,10 @@ def available(b: Binding, root: Path, env: dict[str, str], cache: dict[str, str 
 
 def diagnose(root: Path, env: dict[str, str] | None = None) -> dict[str, Any]:
     env = dict(os.environ if env is None else env)
-    agents = {name: agent(name, env) for name in ("claude", "codex", "gemini")}
+    agents = {name: agent(entry.cls(), env) for name, entry in registry.entries().items() if entry.cls.executable}
     local = local_studio()
-    report: dict[str, Any] = {"agents": agents, "browser": browser(), "watch": watch_backend(), "local": local}
+    report: dict[str, Any] = {"agents": agents, "harnesses": servers(), "plugin_problems": registry.problems(),
+                              "browser": browser(), "watch": watch_backend(), "local": local}
     cache: dict[str, str | None] = {}
     presets: dict[str, Any] = {}
     for name in preset_names(root):
@@ -146,10 +130,17 @@ def render(r: dict[str, Any]) -> str:
     mark = {True: "ok ", False: "-- "}
     lines = ["agent CLIs:"]
     for name, a in r["agents"].items():
+        plugin = f" [plugin {a['package']}]" if a.get("package") not in (None, registry.OWN) else ""
         if not a["installed"]:
-            lines.append(f"  {mark[False]}{name:7} not installed ({a['fix']})")
+            lines.append(f"  {mark[False]}{name:7} not installed ({a['fix']}){plugin}")
         else:
-            lines.append(f"  {mark[bool(a['signed_in'])]}{name:7} {a.get('version') or '?'} at {a['path']}; {a['how']}")
+            lines.append(f"  {mark[bool(a['signed_in'])]}{name:7} {a.get('version') or '?'} at {a['path']}; {a['how']}{plugin}")
+    lines.append("other harnesses:")
+    for name, h in r["harnesses"].items():
+        plugin = f" [plugin {h['package']}]" if h["package"] != registry.OWN else ""
+        lines.append(f"  {name:9} {h['summary']}{plugin}")
+    for problem in r["plugin_problems"]:
+        lines.append(f"warning: {problem}")
     b = r["browser"]
     lines.append(f"browser:  {mark[b['ok']]}{b.get('path') or b.get('error')}")
     w = r["watch"]

@@ -399,10 +399,10 @@ def copy_regular_files(src: Path, dest: Path) -> None:
 def _binding(raw: dict[str, Any]) -> Binding:
     """The effect's binding; a person's `/swap harness:model` gets the harness's provider defaults."""
     if raw.get("origin") == "user" and raw.get("harness"):
-        from crumb.actors.harness.bindings import parse_spec
+        from crumb.actors.harness.bindings import parse_binding
 
         spec = raw["harness"] + (f":{raw['model']}" if raw.get("model") else "")
-        return parse_spec(spec, origin="user")
+        return parse_binding(spec, origin="user")
     return Binding.model_validate({k: v for k, v in raw.items() if k in Binding.model_fields and v is not None})
 
 

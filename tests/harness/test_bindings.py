@@ -13,7 +13,7 @@ from crumb.actors.harness import (
     resolve_bindings,
 )
 from crumb.actors.base import Binding
-from crumb.actors.harness.bindings import ROLES, check_flags, parse_spec, preset_names, rooted
+from crumb.actors.harness.bindings import ROLES, check_flags, parse_binding, preset_names, rooted
 
 REPO = Path(__file__).resolve().parents[2]
 PACKAGED = REPO / "crumb" / "actors" / "harness" / "presets"
@@ -112,7 +112,7 @@ def test_all_flag_sets_every_role(root):
     ],
 )
 def test_binding_specs(spec, expected):
-    b = parse_spec(spec, origin="flag")
+    b = parse_binding(spec, origin="flag")
     assert (b.harness, b.provider, b.model, b.options) == expected
 
 
@@ -193,7 +193,7 @@ def test_check_flags_accepts_all_and_refuses_what_the_daemon_would_not_run(root)
 
 
 def test_rooted_reads_a_relative_executable_from_the_project_root(root):
-    fixed = rooted(parse_spec("command:./tools/agent --fast 'two words'", origin="flag"), root)
+    fixed = rooted(parse_binding("command:./tools/agent --fast 'two words'", origin="flag"), root)
     assert fixed.options["command"] == [str(root / "tools/agent"), "--fast", "two words"]
     with_bin = rooted(Binding(harness="claude", options={"bin": "bin/claude"}), root)
     assert with_bin.options["bin"] == str(root / "bin/claude")

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from crumb.actors.base import Binding
-from crumb.actors.harness.bindings import parse_spec, resolve_bindings
+from crumb.actors.harness.bindings import parse_binding, resolve_bindings
 from crumb.actors.harness.preflight import CLI_HINT, refusal, server_answers, unrunnable, why_not
 from tests.loopback import AnsweringServer, refusing_port, silent_server
 
@@ -23,7 +23,7 @@ def executable(path: Path, mode: int = 0o755) -> Path:
 
 
 def spec(text: str) -> Binding:
-    return parse_spec(text, origin="flag")
+    return parse_binding(text, origin="flag")
 
 
 def test_an_agent_cli_is_looked_up_on_the_path_given(tmp_path: Path) -> None:

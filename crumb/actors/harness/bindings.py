@@ -18,7 +18,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from crumb.actors.base import Binding
-from crumb.actors.harness.registry import HARNESSES
+from crumb.actors.harness import registry
 from crumb.config import PRESET_KEYS, load_config, read_toml
 from crumb.protocol.events import ROLES  # re-exported: the roles a binding names
 
@@ -26,58 +26,27 @@ from crumb.protocol.events import ROLES  # re-exported: the roles a binding name
 ALL = ("all", "*", "default")
 CONFIG_FILE = "crumb.toml"  # read by crumb.config.load_config
 PRESETS_DIR = "presets"
-#: the provider a harness talks to when the binding names none
-HARNESS_PROVIDER = {"claude": "anthropic", "codex": "openai", "gemini": "google"}
-#: env var -> the host CLI it shows we run inside (checked in this order)
-AMBIENT: tuple[tuple[str, str], ...] = (
-    ("CLAUDECODE", "claude"),
-    ("CLAUDE_CODE_ENTRYPOINT", "claude"),
-    ("CODEX_THREAD_ID", "codex"),
-    ("CODEX_CI", "codex"),
-    ("CODEX_SANDBOX_NETWORK_DISABLED", "codex"),
-    ("GEMINI_CLI", "gemini"),
-)
-
 
 # ---------------------------------------------------------------- parsing one binding
 
 
-NO_MODEL = "openai needs a model: write openai:ollama/qwen2.5-coder (provider/model, optionally @base_url)"
-
-
-def parse_spec(spec: str, *, origin: str, partial: bool = False) -> Binding:
-    """'harness[:model]' -> Binding. 'openai:ollama/qwen2.5-coder@http://host:11434/v1' names provider,
-    model and base URL; 'command:./tool --flag' names the command. `partial`: the rest of the binding
+def parse_binding(text: str, *, origin: str, partial: bool = False) -> Binding:
+    """A binding string 'harness[:rest]' -> Binding; the harness reads its own `rest` (a model for most,
+    'provider/model@base_url' for openai, a command line for command). `partial`: the rest of the binding
     follows (a TOML table's own keys), so what only a whole binding must have is checked later."""
-    spec = spec.strip()
-    harness, _, rest = spec.partition(":")
-    harness = harness.strip().lower()
-    if harness not in HARNESSES:
-        raise ValueError(f"unknown harness {harness!r} in {spec!r}; known: {', '.join(HARNESSES)}")
-    rest = rest.strip()
-    if harness != "command" and any(c.isspace() for c in rest):
-        raise ValueError(f"{spec!r}: a model name has no spaces (only command: takes arguments)")
-    options: dict[str, Any] = {}
-    provider = HARNESS_PROVIDER.get(harness)
-    model: str | None = rest or None
-    if harness == "command":
-        if rest:
-            options["command"] = rest
-        model = None
-    elif harness == "openai" and rest:
-        if "@" in rest:
-            rest, _, base = rest.partition("@")
-            options["base_url"] = base.strip()
-        if "/" in rest:
-            provider, _, model = rest.partition("/")
-        else:
-            provider, model = "openai", rest
-        model = model or None
-    elif harness == "local":
-        provider, model = None, None
-    if harness == "openai" and not model and not partial:
-        raise ValueError(f"{NO_MODEL}, not {spec!r}")
-    return Binding(harness=harness, provider=provider, model=model, options=options, origin=origin)
+    text = text.strip()
+    name, _, rest = text.partition(":")
+    name = name.strip().lower()
+    known = registry.names()
+    if name not in known:
+        raise ValueError(f"unknown harness {name!r} in {text!r}; known: {', '.join(known)}")
+    provider, model, options = registry.get_harness(name).binding(rest.strip(), text, partial=partial)
+    return Binding(harness=name, provider=provider, model=model, options=options, origin=origin)
+
+
+def implied_providers() -> dict[str, str]:
+    """harness -> the provider it talks to when a binding names none (for those that imply one)."""
+    return {name: p for name, e in registry.entries().items() if (p := e.cls.provider)}
 
 
 def check_flags(flags: Mapping[str, str]) -> dict[str, Binding]:
@@ -120,7 +89,7 @@ def binding_from(value: Any, *, origin: str, where: str) -> tuple[Binding, list[
 
 def _binding_from(value: Any, *, origin: str, where: str) -> tuple[Binding, list[Any]]:
     if isinstance(value, str):
-        return parse_spec(value, origin=origin), []
+        return parse_binding(value, origin=origin), []
     if not isinstance(value, Mapping):
         raise ValueError(f"{where}: expected a string like 'claude:sonnet' or a table with harness = ...")
     table = dict(value)
@@ -128,8 +97,8 @@ def _binding_from(value: Any, *, origin: str, where: str) -> tuple[Binding, list
     if isinstance(fallback, (str, Mapping)):
         fallback = [fallback]
     if "harness" not in table:
-        raise ValueError(f"{where}: a binding table needs harness = one of {', '.join(HARNESSES)}")
-    base = parse_spec(str(table.pop("harness")), origin=origin, partial=True)
+        raise ValueError(f"{where}: a binding table needs harness = one of {', '.join(registry.names())}")
+    base = parse_binding(str(table.pop("harness")), origin=origin, partial=True)
     options = {**base.options, **dict(table.pop("options", {}) or {})}
     for key in ("base_url", "command"):
         if key in table:
@@ -143,8 +112,10 @@ def _binding_from(value: Any, *, origin: str, where: str) -> tuple[Binding, list
         first = exc.errors()[0]
         field = ".".join(str(p) for p in first["loc"])
         raise ValueError(f"{where}: {field}: {first['msg']}; allowed keys: harness, provider, model, options, fallback") from None
-    if binding.harness == "openai" and not binding.model:
-        raise ValueError(f"{where}: {NO_MODEL} (or model = \"...\" in this table)")
+    try:
+        registry.get_harness(binding.harness).check(binding)
+    except ValueError as exc:
+        raise ValueError(f"{where}: {exc}") from None
     return binding, list(fallback)
 
 
@@ -216,7 +187,7 @@ def _flags_layer(flags: Mapping[str, str] | None) -> Layer:
         if value is None or value == "":
             continue
         try:
-            entry: tuple[Binding, list[Any]] = (parse_spec(str(value), origin="flag"), [])
+            entry: tuple[Binding, list[Any]] = (parse_binding(str(value), origin="flag"), [])
         except ValueError as exc:
             raise ValueError(f"flag {key}={value}: {exc}") from None
         if key in ALL:
@@ -232,11 +203,13 @@ def _flags_layer(flags: Mapping[str, str] | None) -> Layer:
 
 
 def detect_ambient(env: Mapping[str, str]) -> tuple[str, str] | None:
-    """(harness, env var) when we run inside Claude Code, Codex or Gemini CLI and its CLI is on PATH."""
-    for var, harness in AMBIENT:
-        if env.get(var):
-            if shutil.which(harness, path=env.get("PATH", os.defpath)):
-                return harness, var
+    """(harness, env var) when we run inside a harness's own CLI (its `ambient` variables) and that CLI
+    is on PATH; the registry's order decides when several match."""
+    for name, entry in registry.entries().items():
+        exe = entry.cls.executable
+        for var in entry.cls.ambient:
+            if env.get(var) and exe and shutil.which(exe, path=env.get("PATH", os.defpath)):
+                return name, var
     return None
 
 
@@ -245,7 +218,7 @@ def _ambient_layer(env: Mapping[str, str]) -> Layer:
     if found is None:
         return {}
     harness, var = found
-    binding = parse_spec(harness, origin=f"ambient:{var}")
+    binding = parse_binding(harness, origin=f"ambient:{var}")
     return {role: (binding, []) for role in ROLES}
 
 

@@ -16,34 +16,30 @@ from __future__ import annotations
 
 import json
 import os
-import threading
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 from crumb.actors.base import (
     ActorError,
     ActorRequest,
     ActorResult,
-    ProgressFn,
     ProgressUpdate,
 )
+from crumb.actors.harness.cli_harness import CliHarness
 from crumb.actors.harness.common import (
     JsonLines,
     NESTED_CLAUDE_VARS,
-    child_env,
-    executable_for,
-    now,
     relative_path,
-    run_cli,
     table,
     usage_meta,
 )
+from crumb.actors.harness.process import ProcessResult
 from crumb.actors.harness.progress import Throttle
 from crumb.actors.harness.roles import (
     agent_result,
     WRITERS,
     portable_schema,
-    prompt_for,
 )
 
 #: Tools Claude may use per role without asking (headless runs cannot ask).
@@ -116,26 +112,35 @@ class _Stream(JsonLines):
         self.progress(ProgressUpdate(message=f"{name} {str(target)[:200]}".strip(), tool=name, files=files))
 
 
-class ClaudeAdapter:
-    name = "claude"
+class ClaudeHarness(CliHarness):
+    name: ClassVar[str] = "claude"
+    provider: ClassVar[str | None] = "anthropic"
+    summary: ClassVar[str] = "Claude Code, `claude -p --output-format stream-json`"
+    executable: ClassVar[str | None] = "claude"
+    install: ClassVar[str] = "npm install -g @anthropic-ai/claude-code"
+    ambient: ClassVar[tuple[str, ...]] = ("CLAUDECODE", "CLAUDE_CODE_ENTRYPOINT")
+    sign_in_vars: ClassVar[tuple[str, ...]] = ("ANTHROPIC_API_KEY", "CLAUDE_CODE_OAUTH_TOKEN", "ANTHROPIC_AUTH_TOKEN")
+    sign_in_files: ClassVar[tuple[str, ...]] = (".claude/.credentials.json",)
+    remove_env: ClassVar[tuple[str, ...]] = NESTED_CLAUDE_VARS
 
-    def run(self, request: ActorRequest, progress: ProgressFn, cancel: threading.Event) -> ActorResult:
-        mode_env: dict[str, str] = {"CLAUDE_CODE_MAX_RETRIES": os.environ.get("CLAUDE_CODE_MAX_RETRIES", str(MAX_RETRIES))}
-        env = child_env(remove=NESTED_CLAUDE_VARS)
-        exe = executable_for(request, "claude", env)
-        argv = build_argv(exe, request)
+    def argv(self, exe: str, request: ActorRequest, env: Mapping[str, str]) -> list[str]:
+        return build_argv(exe, request)
+
+    def environment(self, request: ActorRequest, argv: list[str], env: Mapping[str, str]) -> dict[str, str]:
+        extra = {"CLAUDE_CODE_MAX_RETRIES": env.get("CLAUDE_CODE_MAX_RETRIES") or str(MAX_RETRIES)}
         if "bypassPermissions" in argv and hasattr(os, "geteuid") and os.geteuid() == 0:
-            mode_env["IS_SANDBOX"] = "1"  # root refuses bypass mode otherwise
-        env.update(mode_env)
-        request.work_dir.mkdir(parents=True, exist_ok=True)
-        throttle = Throttle(progress)
-        stream = _Stream(request.work_dir, throttle)
-        started = now()
-        proc = run_cli("claude", request, argv, stdin_text=prompt_for(request), env=env, cancel=cancel, on_line=stream)
-        throttle.flush()
-        res = stream.result
+            extra["IS_SANDBOX"] = "1"  # root refuses bypass mode otherwise
+        return extra
+
+    def parser(self, request: ActorRequest, progress: Throttle) -> JsonLines:
+        return _Stream(request.work_dir, progress)
+
+    def finish(self, request: ActorRequest, proc: ProcessResult, parser: JsonLines, started: float,
+               env: Mapping[str, str]) -> ActorResult:
+        assert isinstance(parser, _Stream)
+        res = parser.result
         if res is None:
-            detail = proc.stderr_tail() or f"{stream.garbage} line(s) of non-JSON output"
+            detail = proc.stderr_tail() or f"{parser.garbage} line(s) of non-JSON output"
             raise ActorError(
                 f"claude {request.role}: exited {proc.returncode} without a result object ({detail}); "
                 "run `claude -p hi` by hand to check it works"

@@ -9,7 +9,12 @@ Assumptions (AGENT-CLIS.md; check with `codex exec --help`):
   fail silently inside containers: presets for already-isolated machines use danger-full-access.
 - read-only stops writes and network, not reads: a Verifier run here can read any file the user can by
   absolute path (it is only not told the session's). See README.md "What a Verifier can read".
-- `--json` never names the model: it is the binding's, else config.toml's `model`.
+- `--json` never names the model: it is the binding's, else config.toml's `model`, else the first by
+  priority in `codex debug models` (its catalog; what it sends when nothing names a model).
+- Its own retries follow the provider's `request_max_retries` / `stream_max_retries` (requests made:
+  (1 + request) x (1 + stream)); each retry prints `{"type":"error","message":"Reconnecting... N/M (why)"}`.
+  CRUMB bounds them with `-c model_providers.<id>.…` for a provider of config.toml that sets none; the
+  built-in `openai` provider cannot be overridden (0.171 refuses to start), so it keeps codex's defaults.
 - It keeps state and log databases under CODEX_HOME even with --ephemeral: each run gets a private
   CODEX_HOME holding copies of config.toml and auth.json only (private_home.py), deleted afterwards.
 Tested against 0.171.0 with a fake Responses server (tests/agents/).
@@ -17,42 +22,48 @@ Tested against 0.171.0 with a fake Responses server (tests/agents/).
 
 from __future__ import annotations
 
-import threading
+import json
+import subprocess
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 from crumb.actors.base import (
     ActorError,
     ActorRequest,
     ActorResult,
-    ProgressFn,
     ProgressUpdate,
 )
+from crumb.actors.harness.cli_harness import CliHarness
 from crumb.actors.harness.common import (
     JsonLines,
-    child_env,
-    executable_for,
-    now,
+    find_executable,
     relative_path,
-    run_cli,
     usage_meta,
 )
 from crumb.actors.harness.private_home import (
     CODEX_CREDENTIALS,
     codex_config,
     codex_home,
+    codex_provider,
     codex_source,
-    private_home,
     write_back,
 )
+from crumb.actors.harness.process import ProcessResult
 from crumb.actors.harness.progress import Throttle
 from crumb.actors.harness.roles import (
     agent_result,
     WRITERS,
-    prompt_for,
 )
 
 SANDBOXES = ("read-only", "workspace-write", "danger-full-access")
+#: codex's own retries of a failing request / a dropped stream, when config.toml's provider sets none: its
+#: defaults (4 and 5) make 30 requests and ~25 s against a server answering 500 before CRUMB hears of it;
+#: these make at most (1 + 1) x (1 + 1) = 4. CRUMB's circuit breaker retries too.
+REQUEST_MAX_RETRIES = 1
+STREAM_MAX_RETRIES = 1
+#: seconds `codex debug models` gets to name the catalog's default model
+CATALOG_TIMEOUT_S = 10.0
 
 
 def build_argv(exe: str, request: ActorRequest) -> list[str]:
@@ -91,7 +102,11 @@ class _Events(JsonLines):
         elif kind == "turn.failed":
             self.failed = str((ev.get("error") or {}).get("message") or "turn failed")
         elif kind == "error":
-            self.errors.append(str(ev.get("message") or "error"))
+            message = str(ev.get("message") or "error")
+            self.errors.append(message)
+            if message.startswith("Reconnecting"):  # "Reconnecting... 1/1 (<why>)": codex retries on its own
+                self.progress(ProgressUpdate(message=f"API call failed; codex retries: {message[:200]}",
+                                             tool="api_retry"))
         elif kind in ("item.started", "item.completed"):
             self._item(kind, ev.get("item") or {})
 
@@ -108,31 +123,44 @@ class _Events(JsonLines):
             self.progress(ProgressUpdate(message=str(itype), tool=str(itype)))
 
 
-class CodexAdapter:
-    name = "codex"
+class CodexHarness(CliHarness):
+    name: ClassVar[str] = "codex"
+    provider: ClassVar[str | None] = "openai"
+    summary: ClassVar[str] = "OpenAI Codex CLI, `codex exec --json ... -`"
+    executable: ClassVar[str | None] = "codex"
+    install: ClassVar[str] = "npm install -g @openai/codex"
+    ambient: ClassVar[tuple[str, ...]] = ("CODEX_THREAD_ID", "CODEX_CI", "CODEX_SANDBOX_NETWORK_DISABLED")
+    sign_in_vars: ClassVar[tuple[str, ...]] = ("CODEX_API_KEY", "OPENAI_API_KEY")
+    sign_in_files: ClassVar[tuple[str, ...]] = (".codex/auth.json",)
+    exit_codes: ClassVar[Mapping[int, str]] = {1: "failed turn, or a configuration or sign-in error"}
+    private: ClassVar[bool] = True
 
-    def run(self, request: ActorRequest, progress: ProgressFn, cancel: threading.Event) -> ActorResult:
-        env = child_env()
-        exe = executable_for(request, "codex", env)
+    def argv(self, exe: str, request: ActorRequest, env: Mapping[str, str]) -> list[str]:
         argv = build_argv(exe, request)
-        request.work_dir.mkdir(parents=True, exist_ok=True)
-        throttle = Throttle(progress)
-        events = _Events(request.work_dir, throttle)
-        started = now()
-        configured = codex_config(env).get("model")
-        source = codex_source(env)
-        with private_home("codex") as home:
-            env.update(codex_home(home, env))
-            try:
-                proc = run_cli("codex", request, argv, stdin_text=prompt_for(request), env=env, cancel=cancel,
-                               on_line=events)
-            finally:
-                write_back(CODEX_CREDENTIALS, home, source)
-        throttle.flush()
+        return argv[:2] + retry_bounds(env) + argv[2:]
+
+    def parser(self, request: ActorRequest, progress: Throttle) -> JsonLines:
+        return _Events(request.work_dir, progress)
+
+    def fill_home(self, folder: Path, env: Mapping[str, str]) -> dict[str, str]:
+        return codex_home(folder, env)
+
+    def write_back(self, folder: Path, env: Mapping[str, str]) -> None:
+        write_back(CODEX_CREDENTIALS, folder, codex_source(env))
+
+    def signed_in(self, env: Mapping[str, str]) -> str | None:
+        if env.get("CODEX_HOME") and (Path(env["CODEX_HOME"]) / "auth.json").exists():
+            return f"{Path(env['CODEX_HOME']) / 'auth.json'} exists"
+        return super().signed_in(env) or provider_sign_in(env)
+
+    def finish(self, request: ActorRequest, proc: ProcessResult, parser: JsonLines, started: float,
+               env: Mapping[str, str]) -> ActorResult:
+        assert isinstance(parser, _Events)
+        events = parser
         usage = usage_meta(
             "codex",
             request,
-            model=request.binding.model or (configured if isinstance(configured, str) else None),
+            model=model_used(request, env),
             tokens_in=events.tokens_in if events.turns else None,
             tokens_out=events.tokens_out if events.turns else None,
             duration_ms=proc.duration_ms,
@@ -149,3 +177,58 @@ class CodexAdapter:
         if not events.messages:
             raise ActorError(f"codex {request.role}: finished without an agent message", usage=usage)
         return agent_result(request, events.messages[-1], harness="codex", started=started, usage=usage)
+
+
+def retry_bounds(env: Mapping[str, str]) -> list[str]:
+    """`-c` overrides bounding codex's own retries of its provider (REQUEST_MAX_RETRIES, STREAM_MAX_RETRIES),
+    for each setting config.toml's provider leaves unset. Codex 0.171 refuses any setting on its built-in
+    providers (`openai`: "Built-in providers cannot be overridden"), so those keep codex's defaults."""
+    found = codex_provider(env)
+    if found is None:
+        return []
+    name, table = found
+    out: list[str] = []
+    for key, value in (("request_max_retries", REQUEST_MAX_RETRIES), ("stream_max_retries", STREAM_MAX_RETRIES)):
+        if key not in table:
+            out += ["-c", f"model_providers.{name}.{key}={value}"]
+    return out
+
+
+def model_used(request: ActorRequest, env: Mapping[str, str]) -> str | None:
+    """The model codex asked for: the binding's, else config.toml's `model`, else the default of codex's own
+    model catalog (`codex debug models`: the first by priority, what 0.171 sends when nothing names one).
+    `codex exec --json` names none itself. `env` points at the run's private CODEX_HOME."""
+    if request.binding.model:
+        return request.binding.model
+    configured = codex_config(env).get("model")
+    if isinstance(configured, str) and configured:
+        return configured
+    return catalog_default(str(request.binding.options.get("bin") or "codex"), env)
+
+
+def catalog_default(exe: str, env: Mapping[str, str]) -> str | None:
+    path = find_executable(exe, env)
+    if path is None:
+        return None
+    try:
+        proc = subprocess.run([path, "debug", "models"], capture_output=True, text=True, timeout=CATALOG_TIMEOUT_S,
+                              env=dict(env), stdin=subprocess.DEVNULL)
+        models = json.loads(proc.stdout).get("models") if proc.returncode == 0 else None
+    except (OSError, subprocess.TimeoutExpired, ValueError, AttributeError):
+        return None
+    ranked = [(m.get("priority", 1 << 30), i, m.get("slug")) for i, m in enumerate(models or [])
+              if isinstance(m, dict) and isinstance(m.get("slug"), str) and isinstance(m.get("priority", 0), int)]
+    return min(ranked)[2] if ranked else None
+
+
+def provider_sign_in(env: Mapping[str, str]) -> str | None:
+    """How a Codex that signs in through a provider of its config.toml does so, if it does (a key in the
+    provider's env_key variable, or a provider that needs none, such as a local server)."""
+    found = codex_provider(env)
+    if found is None:
+        return None
+    name, provider = found
+    key = provider.get("env_key")
+    if not key:
+        return f"provider {name!r} in config.toml (no key needed)"
+    return f"provider {name!r} in config.toml, ${key} is set" if env.get(str(key)) else None

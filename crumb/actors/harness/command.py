@@ -9,7 +9,8 @@ import json
 import os
 import shlex
 import threading
-from typing import Any
+from collections.abc import Mapping
+from typing import Any, ClassVar
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
@@ -17,6 +18,7 @@ from crumb.actors.base import (
     ActorError,
     ActorRequest,
     ActorResult,
+    Binding,
     ProgressFn,
     ProgressUpdate,
 )
@@ -27,6 +29,7 @@ from crumb.actors.harness.common import (
     run_cli,
     usage_meta,
 )
+from crumb.actors.harness.plugin import Harness, executable_problem
 from crumb.actors.harness.progress import Throttle
 from crumb.actors.harness.roles import (
     WRITERS,
@@ -112,8 +115,25 @@ class _Out:
             self.result = obj
 
 
-class CommandAdapter:
-    name = "command"
+class CommandHarness(Harness):
+    name: ClassVar[str] = "command"
+    summary: ClassVar[str] = "any executable speaking command-contract.md on stdin/stdout"
+    install: ClassVar[str] = "install it or give its full path"
+
+    def binding(self, rest: str, spec: str, *, partial: bool) -> tuple[str | None, str | None, dict[str, Any]]:
+        """'./my-agent --fast': the command line (it alone takes spaces)."""
+        return None, None, ({"command": rest} if rest else {})
+
+    def label(self, binding: Binding) -> str:
+        cmd = binding.options.get("command") or binding.model or ""
+        return "command:" + (cmd if isinstance(cmd, str) else shlex.join(str(a) for a in cmd))
+
+    def why_not(self, binding: Binding, env: Mapping[str, str], timeout: float) -> tuple[str, str] | None:
+        cmd = binding.options.get("command") or binding.model
+        argv = shlex.split(cmd) if isinstance(cmd, str) else [str(a) for a in (cmd or [])]
+        if not argv:
+            return "no command is given", "write command:./my-agent"
+        return executable_problem(argv[0], env, self.install)
 
     def run(self, request: ActorRequest, progress: ProgressFn, cancel: threading.Event) -> ActorResult:
         argv = command_argv(request)

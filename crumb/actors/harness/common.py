@@ -15,7 +15,7 @@ from typing import Any
 from crumb.actors.base import ActorError, ActorRequest
 from crumb.actors.harness import process as _process
 from crumb.actors.harness import sandbox
-from crumb.actors.harness.prices import DEFAULT_PROVIDER, estimate_cost
+from crumb.actors.harness.prices import estimate_cost
 from crumb.actors.harness.process import ArgvTooLarge, ProcessResult, run_process
 from crumb.protocol.events import Meta
 
@@ -110,11 +110,18 @@ def usage_meta(
     cost_usd: float | None = None,
     duration_ms: int | None = None,
 ) -> Meta:
-    """Usage for a result; the cost is estimated from the price table when the CLI gave none."""
-    provider = request.binding.provider or DEFAULT_PROVIDER.get(harness)
+    """Usage for a result; the cost is estimated from the harness's price lookup when the CLI gave none."""
+    from crumb.actors.harness import registry  # the registry loads harness modules that import this one
+
+    entry = registry.entries().get(harness)
+    provider = request.binding.provider or (entry.cls.provider if entry else None)
     estimated = False
     if cost_usd is None and tokens_in is not None and tokens_out is not None:
-        cost_usd = estimate_cost(provider, model, tokens_in, tokens_out)
+        if entry is not None:
+            price = entry.cls().price(provider, model)
+            cost_usd = None if price is None else round((tokens_in * price["input"] + tokens_out * price["output"]) / 1e6, 6)
+        else:
+            cost_usd = estimate_cost(provider, model, tokens_in, tokens_out)
         estimated = cost_usd is not None
     return Meta(
         harness=harness,

@@ -16,24 +16,20 @@ Tested against 0.61.0 with a fake Gemini server (tests/agents/).
 
 from __future__ import annotations
 
-import threading
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 from crumb.actors.base import (
     ActorError,
     ActorRequest,
     ActorResult,
-    ProgressFn,
     ProgressUpdate,
 )
+from crumb.actors.harness.cli_harness import CliHarness
 from crumb.actors.harness.common import (
     JsonLines,
-    child_env,
-    executable_for,
-    now,
     relative_path,
-    run_cli,
     table,
     usage_meta,
 )
@@ -42,14 +38,13 @@ from crumb.actors.harness.private_home import (
     GEMINI_CREDENTIALS,
     gemini_home,
     gemini_source,
-    private_home,
     write_back,
 )
+from crumb.actors.harness.process import ProcessResult
 from crumb.actors.harness.progress import Throttle
 from crumb.actors.harness.roles import (
     agent_result,
     WRITERS,
-    prompt_for,
 )
 
 EXIT_CODES = {
@@ -113,26 +108,39 @@ class _Lines(JsonLines):
             self.result = ev
 
 
-class GeminiAdapter:
-    name = "gemini"
+class GeminiHarness(CliHarness):
+    name: ClassVar[str] = "gemini"
+    provider: ClassVar[str | None] = "google"
+    summary: ClassVar[str] = "Gemini CLI, `gemini -p <one line> -o stream-json`"
+    executable: ClassVar[str | None] = "gemini"
+    install: ClassVar[str] = "npm install -g @google/gemini-cli"
+    ambient: ClassVar[tuple[str, ...]] = ("GEMINI_CLI",)
+    sign_in_vars: ClassVar[tuple[str, ...]] = ("GEMINI_API_KEY", "GOOGLE_API_KEY", "GOOGLE_GENAI_USE_VERTEXAI")
+    sign_in_files: ClassVar[tuple[str, ...]] = (".gemini/oauth_creds.json",)
+    #: what 0.61 answers with when no model is named (its router, "auto", picks it; result.stats.models says)
+    default_model: ClassVar[str | None] = "gemini-3.1-pro-preview"
+    exit_codes: ClassVar[Mapping[int, str]] = EXIT_CODES
+    private: ClassVar[bool] = True
 
-    def run(self, request: ActorRequest, progress: ProgressFn, cancel: threading.Event) -> ActorResult:
-        env = child_env()
-        exe = executable_for(request, "gemini", env)
-        argv = build_argv(exe, request)
-        request.work_dir.mkdir(parents=True, exist_ok=True)
-        throttle = Throttle(progress)
-        lines = _Lines(request.work_dir, throttle)
-        started = now()
-        source = gemini_source(env)
-        with private_home("gemini") as home:
-            env.update(gemini_home(home, env))
-            try:
-                proc = run_cli("gemini", request, argv, stdin_text=prompt_for(request), env=env, cancel=cancel,
-                               on_line=lines)
-            finally:
-                write_back(GEMINI_CREDENTIALS, home / ".gemini", source)
-        throttle.flush()
+    def argv(self, exe: str, request: ActorRequest, env: Mapping[str, str]) -> list[str]:
+        return build_argv(exe, request)
+
+    def parser(self, request: ActorRequest, progress: Throttle) -> JsonLines:
+        return _Lines(request.work_dir, progress)
+
+    def fill_home(self, folder: Path, env: Mapping[str, str]) -> dict[str, str]:
+        return gemini_home(folder, env)
+
+    def write_back(self, folder: Path, env: Mapping[str, str]) -> None:
+        write_back(GEMINI_CREDENTIALS, folder / ".gemini", gemini_source(env))
+
+    def exit_meaning(self, code: int | None) -> str:
+        return exit_meaning(code)
+
+    def finish(self, request: ActorRequest, proc: ProcessResult, parser: JsonLines, started: float,
+               env: Mapping[str, str]) -> ActorResult:
+        assert isinstance(parser, _Lines)
+        lines = parser
         stats = (lines.result or {}).get("stats") or {}
         usage = usage_meta(
             "gemini",

@@ -18,8 +18,9 @@ import os
 import socket
 import threading
 import time
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 from email.utils import parsedate_to_datetime
 from urllib.parse import urlsplit
 from urllib.request import getproxies, proxy_bypass
@@ -28,10 +29,12 @@ from crumb.actors.base import (
     ActorError,
     ActorRequest,
     ActorResult,
+    Binding,
     ProgressFn,
     ProgressUpdate,
 )
 from crumb.actors.harness.common import usage_meta
+from crumb.actors.harness.plugin import Harness
 from crumb.actors.harness.filesformat import FileFormatError, parse_files, write_files
 from crumb.actors.harness.progress import Throttle
 from crumb.actors.harness.roles import (
@@ -196,7 +199,7 @@ class _Call(threading.Thread):
             if chunk.get("error"):
                 self.error = _error_message(json.dumps(chunk).encode())
                 return
-            self.model = chunk.get("model") or self.model
+            self.model = _named(chunk.get("model")) or self.model
             if isinstance(chunk.get("usage"), dict):
                 self.usage = chunk["usage"]
             for choice in chunk.get("choices") or []:
@@ -216,9 +219,14 @@ class _Call(threading.Thread):
             self.error = f"the server's reply is not a chat completion (it begins: {snippet!r})"
             return
         self.text.append(str(content or ""))
-        self.model = obj.get("model")
+        self.model = _named(obj.get("model"))
         if isinstance(obj.get("usage"), dict):
             self.usage = obj["usage"]
+
+
+def _named(value: Any) -> str | None:
+    """A reply's `model` when it is a name (server output is untrusted)."""
+    return value if isinstance(value, str) and value.strip() else None
 
 
 def connection(scheme: str, host: str, port: int, path: str) -> tuple[http.client.HTTPConnection, str]:
@@ -274,8 +282,78 @@ def _describe(exc: BaseException, url: tuple[str, str, int, str]) -> str:
     return f"{type(exc).__name__} talking to {where}: {exc}"
 
 
-class OpenAIAdapter:
-    name = "openai"
+NO_MODEL = "openai needs a model: write openai:ollama/qwen2.5-coder (provider/model, optionally @base_url)"
+#: seconds a model server has to answer the pre-flight probe (setting harness.probe_timeout_s)
+PROBE_TIMEOUT_S = 2.0
+
+
+def server_answers(base: str, timeout: float = PROBE_TIMEOUT_S) -> str | None:
+    """None when an HTTP server answers GET {base}/models (any status), else why not, in a few words."""
+    try:
+        scheme, host, port, path = endpoint(base)
+    except ValueError as exc:
+        return str(exc)
+    cls = http.client.HTTPSConnection if scheme == "https" else http.client.HTTPConnection
+    conn: http.client.HTTPConnection | None = None
+    try:
+        conn = cls(host, port, timeout=timeout)
+        conn.request("GET", path.rsplit("/chat/completions", 1)[0] + "/models")
+        conn.getresponse()
+        return None
+    except ConnectionRefusedError:
+        return "connection refused"
+    except socket.gaierror:
+        return f"cannot resolve {host!r}"
+    except TimeoutError:
+        return f"no answer within {timeout:g} s"
+    except (OSError, http.client.HTTPException, ValueError) as exc:  # ValueError: a host http.client cannot encode
+        return f"{type(exc).__name__}: {exc}"[:160]
+    finally:
+        if conn is not None:
+            conn.close()
+
+
+class OpenAIHarness(Harness):
+    name: ClassVar[str] = "openai"
+    provider: ClassVar[str | None] = None
+    summary: ClassVar[str] = "any OpenAI-compatible chat server, `POST {base_url}/chat/completions`"
+    install: ClassVar[str] = "start the server (e.g. `ollama serve`)"
+
+    def binding(self, rest: str, spec: str, *, partial: bool) -> tuple[str | None, str | None, dict[str, Any]]:
+        """'ollama/qwen2.5-coder@http://host:11434/v1': provider, model and base URL."""
+        if any(c.isspace() for c in rest):
+            raise ValueError(f"{spec!r}: a model name has no spaces (only command: takes arguments)")
+        options: dict[str, Any] = {}
+        provider: str | None = None
+        model: str | None = None
+        if rest:
+            if "@" in rest:
+                rest, _, base = rest.partition("@")
+                options["base_url"] = base.strip()
+            provider, _, model = rest.partition("/") if "/" in rest else ("openai", "", rest)
+            model = model or None
+        if not model and not partial:
+            raise ValueError(f"{NO_MODEL}, not {spec!r}")
+        return provider, model, options
+
+    def label(self, binding: Binding) -> str:
+        base = f"@{binding.options['base_url']}" if binding.options.get("base_url") else ""
+        return f"openai:{binding.provider or 'openai'}/{binding.model or ''}{base}"
+
+    def check(self, binding: Binding) -> None:
+        if not binding.model:
+            raise ValueError(f"{NO_MODEL} (or model = \"...\" in this table)")
+
+    def why_not(self, binding: Binding, env: Mapping[str, str], timeout: float) -> tuple[str, str] | None:
+        base = binding.options.get("base_url") or DEFAULT_BASES.get(binding.provider or "")
+        if not base:
+            return (f"provider {binding.provider!r} has no known base URL",
+                    "add @http://host:port/v1 to the binding or set options.base_url")
+        problem = server_answers(str(base), timeout)
+        if problem is None:
+            return None
+        return f"no model server answers at {base} ({problem})", "start it (e.g. `ollama serve`) or fix the base URL"
+
 
     def run(self, request: ActorRequest, progress: ProgressFn, cancel: threading.Event) -> ActorResult:
         opts = request.binding.options
@@ -375,7 +453,8 @@ class OpenAIAdapter:
         tokens_out = int(u["completion_tokens"]) if "completion_tokens" in u else len(text) // 4
         provider = request.binding.provider or ("local" if call.url[1] in LOOPBACK else None)
         req = request.model_copy(update={"binding": request.binding.model_copy(update={"provider": provider})})
-        return usage_meta("openai", req, model=request.binding.model, tokens_in=tokens_in, tokens_out=tokens_out,
+        # the model the server says answered (its reply's `model`), else the one asked for
+        return usage_meta("openai", req, model=call.model or request.binding.model, tokens_in=tokens_in, tokens_out=tokens_out,
                           duration_ms=duration_ms)
 
 

@@ -8,7 +8,8 @@ the role, the harness and the fix, unless fallback is allowed (`--allow-fallback
 `fallback: allow`, `fallback = "allow"` under `[settings.harness]`). Failures during a session still
 walk the circuit breaker; this is only about what cannot start at all.
 
-What is checked, per role, for the first binding of its chain (the one in force):
+What is checked, per role, for the first binding of its chain (the one in force), is the harness's own
+`why_not` (plugin.py); for the built-ins:
 - claude, codex, gemini: the executable (`bin` option, else the harness name) is on PATH, or the path
   given is an executable file; a relative path is read from the project root (`bindings.rooted`).
 - command: the same for the command's first word.
@@ -20,27 +21,16 @@ What is checked, per role, for the first binding of its chain (the one in force)
 
 from __future__ import annotations
 
-import http.client
 import os
-import shlex
-import socket
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from crumb.actors.base import Binding
+from crumb.actors.harness import registry
 from crumb.actors.harness.bindings import rooted
-from crumb.actors.harness.common import find_executable
-from crumb.actors.harness.openai import DEFAULT_BASES, endpoint
+from crumb.actors.harness.openai import PROBE_TIMEOUT_S, server_answers  # noqa: F401  (probe; its settings name)
 from crumb.protocol.events import UnrunnableBinding
 
-#: how to install each agent CLI (also shown by `crumb doctor`)
-INSTALL = {
-    "claude": "npm install -g @anthropic-ai/claude-code",
-    "codex": "npm install -g @openai/codex",
-    "gemini": "npm install -g @google/gemini-cli",
-}
-#: seconds a model server has to answer the probe (setting harness.probe_timeout_s)
-PROBE_TIMEOUT_S = 2.0
 #: what to say, per entry point, about starting anyway
 CLI_HINT = "or pass --allow-fallback to start anyway and let the role fall back along its chain (in the end to local)"
 FRONT_MATTER_HINT = ("or add 'fallback: allow' to the front matter to start anyway and let the role fall back "
@@ -50,54 +40,11 @@ STUDIO_HINT = ("or tick Allow fallback (\"allow_fallback\": true in the API) to 
 
 
 def label(binding: Binding) -> str:
-    """A binding as a flag or a front matter line would write it."""
-    h, opts = binding.harness, binding.options
-    if h == "local":
-        return "local"
-    if h == "command":
-        cmd = opts.get("command") or binding.model or ""
-        return "command:" + (cmd if isinstance(cmd, str) else shlex.join(str(a) for a in cmd))
-    if h == "openai":
-        base = f"@{opts['base_url']}" if opts.get("base_url") else ""
-        return f"openai:{binding.provider or 'openai'}/{binding.model or ''}{base}"
-    return f"{h}:{binding.model}" if binding.model else h
-
-
-def server_answers(base: str, timeout: float = PROBE_TIMEOUT_S) -> str | None:
-    """None when an HTTP server answers GET {base}/models (any status), else why not, in a few words."""
+    """A binding as a flag or a front matter line would write it (its harness says how)."""
     try:
-        scheme, host, port, path = endpoint(base)
-    except ValueError as exc:
-        return str(exc)
-    cls = http.client.HTTPSConnection if scheme == "https" else http.client.HTTPConnection
-    conn: http.client.HTTPConnection | None = None
-    try:
-        conn = cls(host, port, timeout=timeout)
-        conn.request("GET", path.rsplit("/chat/completions", 1)[0] + "/models")
-        conn.getresponse()
-        return None
-    except ConnectionRefusedError:
-        return "connection refused"
-    except socket.gaierror:
-        return f"cannot resolve {host!r}"
-    except TimeoutError:
-        return f"no answer within {timeout:g} s"
-    except (OSError, http.client.HTTPException, ValueError) as exc:  # ValueError: a host http.client cannot encode
-        return f"{type(exc).__name__}: {exc}"[:160]
-    finally:
-        if conn is not None:
-            conn.close()
-
-
-def _executable(name: str, env: Mapping[str, str], install: str) -> tuple[str, str] | None:
-    """None when `name` (a bare name on PATH, or an absolute path) runs; else (reason, fix)."""
-    if os.sep not in name:
-        return None if find_executable(name, env) else (f"{name!r} is not on PATH", install)
-    if not os.path.isfile(name):
-        return f"{name} does not exist", "fix the path (a relative one is read from the project root)"
-    if not os.access(name, os.X_OK):
-        return f"{name} is not executable", f"chmod +x {name}"
-    return None
+        return registry.get_harness(binding.harness).label(binding)
+    except ValueError:  # a harness no longer installed
+        return f"{binding.harness}:{binding.model}" if binding.model else binding.harness
 
 
 def why_not(binding: Binding, root: Path, env: Mapping[str, str] | None = None,
@@ -108,25 +55,11 @@ def why_not(binding: Binding, root: Path, env: Mapping[str, str] | None = None,
         b = rooted(binding, root)
     except ValueError as exc:  # shlex: an unclosed quote in a command line
         return f"{label(binding)!r} is not a command line ({exc})", "close the quote or escape it"
-    h, opts = b.harness, b.options
-    if h in INSTALL:
-        return _executable(str(opts.get("bin") or h), env, f"install it ({INSTALL[h]})")
-    if h == "command":
-        cmd = opts.get("command") or b.model
-        argv = shlex.split(cmd) if isinstance(cmd, str) else [str(a) for a in (cmd or [])]
-        if not argv:
-            return "no command is given", "write command:./my-agent"
-        return _executable(argv[0], env, "install it or give its full path")
-    if h == "openai":
-        base = opts.get("base_url") or DEFAULT_BASES.get(b.provider or "")
-        if not base:
-            return (f"provider {b.provider!r} has no known base URL",
-                    "add @http://host:port/v1 to the binding or set options.base_url")
-        problem = server_answers(str(base), timeout)
-        if problem is None:
-            return None
-        return f"no model server answers at {base} ({problem})", "start it (e.g. `ollama serve`) or fix the base URL"
-    return None  # local, or a harness with nothing to check before it runs
+    try:
+        harness = registry.get_harness(b.harness)
+    except ValueError as exc:
+        return str(exc), "install the plugin that provides it, or bind the role to another harness"
+    return harness.why_not(b, env, timeout)
 
 
 def unrunnable(chains: Mapping[str, Sequence[Binding]], root: Path, env: Mapping[str, str] | None = None,
