@@ -71,7 +71,7 @@ bench: setup ## run the benchmarks under bench/ and print figures with their bas
 chaos: setup ## the long chaos run: many sessions, dozens of SIGKILLs, then every check
 	$(BIN)/python -m pytest tests/chaos -m chaos_long -q -s $(PYTEST_ARGS)
 
-prices: $(STAMP) ## regenerate crumb/actors/harness/prices.toml from the genai-prices package (dev-time only)
+prices: $(STAMP) ## regenerate crumb/actors/harness/prices.toml from the newest genai-prices (then bump its pin in pyproject.toml)
 	$(BIN)/python -m pip install --quiet --upgrade genai-prices
 	$(BIN)/python -m crumb.actors.harness.prices_sync
 
