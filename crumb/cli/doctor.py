@@ -66,11 +66,24 @@ def browser() -> dict[str, Any]:
 
 
 def watch_backend() -> dict[str, Any]:
+    """The backend `crumb watch` will really use here, as a Watcher started on a scratch folder finds it:
+    watchdog's own choice of Observer can differ (e.g. an older watchdog without the inotify layer CRUMB
+    reads, where the daemon polls)."""
+    import tempfile
+
+    from crumb.daemon.watcher import Watcher
+
     try:
-        from watchdog.observers import Observer
-    except ImportError as exc:
-        return {"ok": False, "error": str(exc)}
-    out: dict[str, Any] = {"ok": True, "backend": getattr(Observer, "__name__", str(Observer))}
+        with tempfile.TemporaryDirectory(prefix="crumb-doctor-") as scratch:
+            watcher = Watcher(Path(scratch))
+            try:
+                watcher.start()
+                backend = watcher.backend
+            finally:
+                watcher.stop()
+    except OSError as exc:
+        return {"ok": False, "error": f"cannot start a watcher: {exc}"}
+    out: dict[str, Any] = {"ok": True, "backend": backend}
     limit = Path("/proc/sys/fs/inotify/max_user_watches")
     if limit.exists():
         out["max_user_watches"] = int(limit.read_text().split()[0])

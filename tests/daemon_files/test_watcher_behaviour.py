@@ -191,6 +191,25 @@ def test_falls_back_to_polling_when_inotify_is_unavailable(tmp_path: Path, monke
         assert [e.path.name for e in events_until_sentinel(w, tmp_path / "inbox")] == ["pitch.txt"]
 
 
+def test_doctor_names_the_backend_the_daemon_really_uses(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`crumb doctor` asks a real Watcher: inotify here, and polling (with why) where the daemon would poll."""
+    from click.testing import CliRunner
+
+    from crumb.cli import main as cli
+
+    def watch_line() -> str:
+        out = CliRunner().invoke(cli, ["doctor"]).output
+        return next(line for line in out.splitlines() if line.startswith("watch:"))
+
+    assert "inotify" in watch_line() and "poll" not in watch_line()
+
+    def no_inotify() -> None:
+        raise OSError(errno.EMFILE, "inotify instance limit reached")
+
+    monkeypatch.setattr(inotify_module, "_inotify", no_inotify)
+    assert "poll (inotify unavailable: [Errno 24] inotify instance limit reached)" in watch_line()
+
+
 def test_a_real_kernel_queue_overflow_is_followed_by_a_rescan(tmp_path: Path) -> None:
     limit = int(Path("/proc/sys/fs/inotify/max_queued_events").read_text())
     if limit > 40_000:
