@@ -33,6 +33,9 @@ SIGN_IN: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "gemini": (("GEMINI_API_KEY", "GOOGLE_API_KEY", "GOOGLE_GENAI_USE_VERTEXAI"), (".gemini/oauth_creds.json",)),
 }
 
+#: how long `<cli> --version` may take: Gemini CLI (Node, relaunching itself) took over 10 s on a busy machine
+VERSION_TIMEOUT_S = 30
+
 
 def agent(name: str, env: dict[str, str]) -> dict[str, Any]:
     path = find_executable(name, env)
@@ -41,7 +44,7 @@ def agent(name: str, env: dict[str, str]) -> dict[str, Any]:
         out["fix"] = INSTALL[name]
         return out
     try:
-        proc = subprocess.run([path, "--version"], capture_output=True, text=True, timeout=10, env=env,
+        proc = subprocess.run([path, "--version"], capture_output=True, text=True, timeout=VERSION_TIMEOUT_S, env=env,
                               stdin=subprocess.DEVNULL)
         out["version"] = (proc.stdout.strip() or proc.stderr.strip()).splitlines()[0][:80] if proc.returncode == 0 else None
     except (OSError, subprocess.TimeoutExpired, IndexError):

@@ -39,6 +39,13 @@ class Vendor:
         return live_processes_with(str(self.home))
 
 
+@dataclass
+class Offline:
+    """Stands where a Vendor goes for runs that never reach a model server (a missing or wrong `bin`)."""
+
+    harness: str
+
+
 @pytest.fixture
 def throwaway_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     home = tmp_path / "home"

@@ -11,7 +11,7 @@ import re
 import pytest
 
 from crumb.actors.base import ActorError, Binding
-from tests.agents.conftest import claude, throwaway_home  # noqa: F401  (fixtures)
+from tests.agents.conftest import Offline, claude, throwaway_home  # noqa: F401  (fixtures)
 from tests.agents.test_roles import run
 from tests.harness.conftest import Progress
 
@@ -115,14 +115,7 @@ def test_a_program_that_is_not_claude_is_a_clear_error(tmp_path):
     """A `bin` that prints plain text (here the system's `echo`) ends in one error naming the output."""
     binding = with_options(bin="/bin/echo")
     with pytest.raises(ActorError, match=r"exited 0 without a result object \(1 line\(s\) of non-JSON output\)"):
-        run(_NoServer("claude"), "planner", tmp_path, binding=binding)
-
-
-class _NoServer:
-    """For runs that never reach a model server."""
-
-    def __init__(self, harness: str) -> None:
-        self.harness = harness
+        run(Offline("claude"), "planner", tmp_path, binding=binding)
 
 
 @pytest.mark.parametrize("structured, words", [
@@ -141,7 +134,7 @@ def test_an_answer_that_is_not_the_role_schema_is_refused(claude, tmp_path, stru
 def test_missing_cli_names_the_fix(tmp_path, monkeypatch):
     monkeypatch.setenv("PATH", str(tmp_path))
     with pytest.raises(ActorError, match=r"'claude' not found on PATH.*crumb doctor"):
-        run(_NoServer("claude"), "planner", tmp_path, binding=CLAUDE)
+        run(Offline("claude"), "planner", tmp_path, binding=CLAUDE)
 
 
 def test_failures_then_a_success(claude, tmp_path):  # noqa: F811
