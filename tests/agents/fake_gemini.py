@@ -48,7 +48,9 @@ class FakeGemini(FakeServer):
         if self.fault_reply(h, rec, lambda s: {"error": {"code": s, "message": f"fake {s}", "status": STATUS[s]}}):
             return
         if not streaming:  # the router asks which model should answer; any short JSON text does
-            chunk = self._chunk([{"text": json.dumps({"reasoning": "simple", "model_choice": "flash"})}], model)
+            # both of 0.61's router strategies (classifier, numerical classifier) read their fields from it
+            choice = {"reasoning": "simple", "model_choice": "flash", "complexity_reasoning": "simple", "complexity_score": 10}
+            chunk = self._chunk([{"text": json.dumps(choice)}], model)
             chunk["usageMetadata"] = {"promptTokenCount": 100, "candidatesTokenCount": 10, "totalTokenCount": 110}
             send_json(h, 200, chunk)
             return

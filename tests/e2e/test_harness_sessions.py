@@ -10,11 +10,9 @@ from __future__ import annotations
 
 import sys
 
-import pytest
-
 from crumb.store import paths
-from tests.daemon.conftest import crumb, drop, events, start_watch, state, stop_watch, wait_done
 from tests.agents.conftest import codex, gemini, throwaway_home, vendors  # noqa: F401  (fixtures)
+from tests.daemon.conftest import crumb, drop, events, start_watch, state, stop_watch, wait_done
 from tests.harness.conftest import JSON_AGENT, openai_server  # noqa: F401  (fixtures)
 from tests.wait import wait_until
 

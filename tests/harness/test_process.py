@@ -12,9 +12,8 @@ from pathlib import Path
 import pytest
 
 from crumb.actors.base import ActorError, Binding, Limits
-from crumb.actors.harness import get_adapter, run_process
+from crumb.actors.harness import run_process
 from crumb.actors.harness.process import ArgvTooLarge, group_alive
-
 from tests.agents.conftest import codex, gemini, throwaway_home, vendor_for  # noqa: F401  (fixtures)
 from tests.agents.test_roles import run as run_role
 from tests.wait import wait_until
