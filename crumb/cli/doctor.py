@@ -25,6 +25,10 @@ from crumb.actors.harness.preflight import label, why_not
 from crumb.config import load_config
 from crumb.protocol.events import ROLES
 
+#: how long `<cli> --version` may take: Gemini CLI (Node, relaunching itself) took over 10 s on a busy machine
+VERSION_TIMEOUT_S = 30
+
+
 def agent(harness: Harness, env: dict[str, str]) -> dict[str, Any]:
     """One harness that drives an executable: installed? which version? signed in?"""
     path = harness.find(Binding(harness=harness.name), env)
@@ -33,7 +37,7 @@ def agent(harness: Harness, env: dict[str, str]) -> dict[str, Any]:
         out["fix"] = harness.install or "install it"
         return out
     try:
-        proc = subprocess.run([path, "--version"], capture_output=True, text=True, timeout=10, env=env,
+        proc = subprocess.run([path, "--version"], capture_output=True, text=True, timeout=VERSION_TIMEOUT_S, env=env,
                               stdin=subprocess.DEVNULL)
         out["version"] = (proc.stdout.strip() or proc.stderr.strip()).splitlines()[0][:80] if proc.returncode == 0 else None
     except (OSError, subprocess.TimeoutExpired, IndexError):

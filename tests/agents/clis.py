@@ -52,3 +52,21 @@ def point_at(harness: str, base_url: str, home: Path, env: dict[str, str]) -> No
         env.update({"GEMINI_API_KEY": "fake-key", "GOOGLE_GEMINI_BASE_URL": base_url})
     else:
         raise ValueError(harness)
+
+
+def live_processes_with(marker: str) -> dict[int, str]:
+    """Live processes (not zombies, not this one) whose environment holds `marker`, with their command
+    lines: a test's throwaway HOME reaches everything its CLI starts."""
+    found: dict[int, str] = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit() or int(entry.name) == os.getpid():
+            continue
+        try:
+            if marker.encode() not in (entry / "environ").read_bytes():
+                continue
+            if (entry / "stat").read_text().rsplit(")", 1)[1].split()[0] == "Z":
+                continue
+            found[int(entry.name)] = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace").strip()
+        except (OSError, IndexError):
+            continue
+    return found

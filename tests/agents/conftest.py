@@ -4,13 +4,13 @@ throwaway HOME, so nothing touches the user's configuration."""
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
-from tests.agents.clis import BIN, FOREIGN, cli, point_at
+from tests.agents.clis import BIN, FOREIGN, cli, live_processes_with, point_at
 from tests.agents.fake_anthropic import FakeAnthropic
 from tests.agents.fake_base import FakeServer, Script
 from tests.agents.fake_gemini import FakeGemini
@@ -34,6 +34,17 @@ class Vendor:
     def home_files(self) -> list[Path]:
         return sorted(p for p in self.home.rglob("*") if p.is_file())
 
+    def processes(self) -> dict[int, str]:
+        """The live processes of this CLI (and what it started): those whose environment names its HOME."""
+        return live_processes_with(str(self.home))
+
+
+@dataclass
+class Offline:
+    """Stands where a Vendor goes for runs that never reach a model server (a missing or wrong `bin`)."""
+
+    harness: str
+
 
 @pytest.fixture
 def throwaway_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
@@ -55,6 +66,21 @@ def vendor_for(harness: str, home: Path, monkeypatch: pytest.MonkeyPatch) -> Ite
         for k, v in env.items():
             monkeypatch.setenv(k, v)
         yield Vendor(harness, server, home)
+
+
+def one_vendor(harness: str) -> Callable[..., Iterator[Vendor]]:
+    """A fixture for one real CLI and its fake server (import it by name where a test needs it)."""
+
+    def fixture(throwaway_home: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Vendor]:
+        yield from vendor_for(harness, throwaway_home, monkeypatch)
+
+    fixture.__name__ = harness
+    return pytest.fixture(fixture)
+
+
+claude = one_vendor("claude")
+codex = one_vendor("codex")
+gemini = one_vendor("gemini")
 
 
 @pytest.fixture(params=["claude", "codex", "gemini"])

@@ -3,7 +3,8 @@
 Stream: message_start, content_block_start / content_block_delta (text_delta, input_json_delta) /
 content_block_stop, message_delta (stop_reason tool_use | end_turn, usage), message_stop. The builder
 gets a `Write` tool call for index.html in the CLI's working folder, which the CLI runs itself; with
---json-schema the answer goes back through the `StructuredOutput` tool.
+--json-schema the answer goes back through the `StructuredOutput` tool. The script's `command` is a
+`Bash` call, its harmless tool turns `Glob` calls (the CLI runs only what its permissions allow).
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from __future__ import annotations
 import itertools
 import json
 import re
+from collections import Counter
 from http.server import BaseHTTPRequestHandler
 from typing import Any
 
@@ -33,22 +35,31 @@ class FakeAnthropic(FakeServer):
         if self.fault_reply(h, rec, lambda s: {"type": "error", "error": {"type": ERRORS[s], "message": f"fake {s}"}}):
             return
         sse = SSE(h)
+        usage = self.script.usage
         model = self.script.model or str(body.get("model") or self.default_model)
         sse.event({"type": "message_start", "message": {
             "id": f"msg_{next(_ids)}", "type": "message", "role": "assistant", "model": model, "content": [],
-            "stop_reason": None, "stop_sequence": None, "usage": {"input_tokens": 1000, "output_tokens": 1}}},
+            "stop_reason": None, "stop_sequence": None,
+            "usage": {"input_tokens": usage["input"], "cache_read_input_tokens": usage["cached"], "output_tokens": 1}}},
             "message_start")
         if rec.fault == "malformed":
             sse.raw("event: content_block_start\ndata: {\"type\": \"content_block_start\", \"index\": 0, \"con\n\n")
             return
-        done = {str(b.get("tool_use_id", "")).split("_")[0] for m in messages for b in _blocks(m)
-                if b.get("type") == "tool_result"}
+        # tool results by the tag of the call they answer; a refused StructuredOutput call counts as none,
+        # so the model tries again as a real one would (the CLI gives up after its own retries)
+        done = Counter(str(b.get("tool_use_id", "")).split("_")[0] for m in messages for b in _blocks(m)
+                       if b.get("type") == "tool_result" and not (b.get("is_error") and str(b.get("tool_use_id")).startswith("structured_")))
         role = rec.role
-        if role == "builder" and "write" not in done:
-            cwd = _cwd(body)
-            self._tool(sse, "Write", "write", {"file_path": f"{cwd}/index.html", "content": GAME_HTML})
-        elif role and "StructuredOutput" in tools and "structured" not in done:
-            self._tool(sse, "StructuredOutput", "structured", self.script.answer(role, prompt))
+        cwd = _cwd(body)
+        step = self.script.step(role, done["cmd"], done["tool"])
+        if step == "command":
+            self._tools(sse, [("Bash", "cmd", {"command": self.script.command, "description": "run the command"})])
+        elif step == "tools":
+            self._tools(sse, [("Glob", "tool", {"pattern": "*", "path": cwd})] * self.script.tool_calls)
+        elif role == "builder" and not done["write"]:
+            self._tools(sse, [("Write", "write", {"file_path": f"{cwd}/index.html", "content": GAME_HTML})])
+        elif role and "StructuredOutput" in tools and not done["structured"]:
+            self._tools(sse, [("StructuredOutput", "structured", self.script.answer(role, prompt))])
         elif role and "StructuredOutput" in tools:
             self._text(sse, "Done.")
         elif role:
@@ -65,20 +76,23 @@ class FakeAnthropic(FakeServer):
         sse.event({"type": "content_block_stop", "index": 0}, "content_block_stop")
         self._end(sse, "end_turn")
 
-    def _tool(self, sse: SSE, name: str, tag: str, args: dict[str, Any]) -> None:
-        tool_id = f"{tag}_{next(_ids)}"
-        sse.event({"type": "content_block_start", "index": 0,
-                   "content_block": {"type": "tool_use", "id": tool_id, "name": name, "input": {}}}, "content_block_start")
-        raw = json.dumps(args)
-        for i in range(0, len(raw), 1000):
-            sse.event({"type": "content_block_delta", "index": 0,
-                       "delta": {"type": "input_json_delta", "partial_json": raw[i:i + 1000]}}, "content_block_delta")
-        sse.event({"type": "content_block_stop", "index": 0}, "content_block_stop")
+    def _tools(self, sse: SSE, calls: list[tuple[str, str, dict[str, Any]]]) -> None:
+        """One assistant turn of tool_use blocks (name, id tag, input), run by the CLI itself."""
+        for index, (name, tag, args) in enumerate(calls):
+            tool_id = f"{tag}_{next(_ids)}"
+            sse.event({"type": "content_block_start", "index": index,
+                       "content_block": {"type": "tool_use", "id": tool_id, "name": name, "input": {}}},
+                      "content_block_start")
+            raw = json.dumps(args)
+            for i in range(0, len(raw), 1000):
+                sse.event({"type": "content_block_delta", "index": index,
+                           "delta": {"type": "input_json_delta", "partial_json": raw[i:i + 1000]}}, "content_block_delta")
+            sse.event({"type": "content_block_stop", "index": index}, "content_block_stop")
         self._end(sse, "tool_use")
 
     def _end(self, sse: SSE, stop: str) -> None:
         sse.event({"type": "message_delta", "delta": {"stop_reason": stop, "stop_sequence": None},
-                   "usage": {"output_tokens": 200}}, "message_delta")
+                   "usage": {"output_tokens": self.script.usage["output"]}}, "message_delta")
         sse.event({"type": "message_stop"}, "message_stop")
 
 

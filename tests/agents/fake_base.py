@@ -4,29 +4,35 @@ CRUMB role, and the switches that inject failures. Each vendor module only speak
 The script reads the role from the prompt (`# CRUMB role: <role>`) and the role's input from the
 prompt's first ```json block, so the same server can play a whole session. A request without the
 marker (a CLI's side request: a title, a summary) gets a short plain answer.
+
+Besides answers, a script can make the model use the CLI's own tools: `tool_turns` turns of harmless
+tool calls (`tool_calls` at once) before the answer, or one shell `command` the CLI runs as its child
+(a command that never ends stands for an agent stuck in a tool). `callers` records which process sent
+each request and its environment (read from /proc through the connection's socket), so a test sees
+what CRUMB really gave the CLI.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import re
-import sys
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
-STANDINS = Path(__file__).resolve().parents[1] / "harness" / "standins"
-sys.path.insert(0, str(STANDINS))
-import _core  # type: ignore[import-not-found]  # noqa: E402  (the spec and game every script uses)
+from tests.agents.answers import GAME_HTML, auto_reply, judge  # noqa: F401  (GAME_HTML: for the vendor modules)
 
-GAME_HTML = (STANDINS / "game.html").read_text()
 ROLE_RE = re.compile(r"^# CRUMB role: (\w+)", re.M)
 FENCE_RE = re.compile(r"```json\s*\n(.*?)\n```", re.S)
-#: the fault switches a test can set: HTTP statuses, a stream cut off with a malformed chunk, or a request
-#: accepted and never answered (until the server closes)
-FAULTS = ("401", "429", "500", "malformed", "hang")
+#: the fault switches a test can set: HTTP statuses, a stream cut off with a malformed chunk, a request
+#: accepted and never answered (until the server closes), or an answer that streams text without end
+FAULTS = ("401", "429", "500", "malformed", "hang", "flood")
+#: the usage figures each answer reports unless the script says otherwise
+USAGE = {"input": 1000, "output": 200, "cached": 0}
 
 
 def role_of(text: str) -> str | None:
@@ -48,19 +54,22 @@ def role_input(text: str) -> dict[str, Any]:
 
 @dataclass
 class Recorded:
-    """One request as the server saw it."""
+    """One request as the server saw it; with `Script.callers`, the process that sent it too."""
 
     path: str
     headers: dict[str, str]
     body: dict[str, Any]
     role: str | None = None
     fault: str | None = None
+    pid: int | None = None
+    env: dict[str, str] | None = None
 
 
 @dataclass
 class Script:
     """How the fake model plays: verdicts given in turn (the last repeats), faults injected in turn into
-    role requests (`always` into every one), the model it says answered, and optional overrides."""
+    role requests (`always` into every one), the model it says answered, the usage it reports, the
+    tools it makes the CLI use before answering, and optional overrides."""
 
     verdicts: list[str] = field(default_factory=lambda: ["PASS"])
     faults: list[str] = field(default_factory=list)
@@ -69,11 +78,31 @@ class Script:
     model: str | None = None
     reply: dict[str, Any] | None = None
     verifier_calls: int = 0
+    #: usage each answer reports: input (not cached), cached (read from a prompt cache), output tokens
+    usage: dict[str, int] = field(default_factory=lambda: dict(USAGE))
+    #: turns of harmless tool calls (reading the work folder) before the answer, `tool_calls` per turn
+    tool_turns: int = 0
+    tool_calls: int = 1
+    #: a shell command the CLI is asked to run (its own child process) before the answer
+    command: str | None = None
+    #: record the calling process and its environment with each request
+    callers: bool = False
 
     def next_fault(self) -> str | None:
         if self.always:
             return self.always
         return self.faults.pop(0) if self.faults else None
+
+    def step(self, role: str | None, commands_done: int, tools_done: int) -> str | None:
+        """The tool the model uses next in a role's conversation, from the tool results it has seen:
+        "command" (run `command`), "tools" (a turn of harmless calls), or None (go on to the answer)."""
+        if role is None:
+            return None
+        if self.command and not commands_done:
+            return "command"
+        if tools_done < self.tool_turns * self.tool_calls:
+            return "tools"
+        return None
 
     def answer(self, role: str, prompt: str) -> dict[str, Any]:
         """The JSON answer a role ends with."""
@@ -83,23 +112,54 @@ class Script:
         if role == "verifier":
             verdict = self.verdicts[min(self.verifier_calls, len(self.verdicts) - 1)]
             self.verifier_calls += 1
-            qa_id = str((data.get("qa") or {}).get("id") or "qa")
-            dims = {d: {"score": 4.0 if verdict == "PASS" else 2.0, "evidence": [qa_id]}
-                    for d in ("goal_fit", "runs", "controls", "rules", "visuals", "performance")}
-            judge: dict[str, Any] = {"verdict": verdict, "scores": dims, "total": 4.0 if verdict == "PASS" else 2.0,
-                                     "feedback": "plays as pitched" if verdict == "PASS" else "make the dot bigger",
-                                     "evidence": [qa_id]}
-            if verdict in ("FAIL", "REJECT"):
-                judge["severity"] = "Important"
-            return {"judge": judge}
+            return judge(verdict, str((data.get("qa") or {}).get("id") or "qa"))
         if role == "builder":
             fix = " (fix round)" if data.get("feedback") else ""
             return {"notes": [f"wrote index.html (Tap Dash){fix}"]}
-        reply: dict[str, Any] = _core.auto_reply(role)
-        return reply
+        return auto_reply(role)
 
     def answer_text(self, role: str, prompt: str) -> str:
         return "Done.\n\n```json\n" + json.dumps(self.answer(role, prompt)) + "\n```\n"
+
+
+def _socket_inode(port: int, peer_port: int) -> str | None:
+    """The inode of the loopback TCP socket bound to `port` and connected to `peer_port`."""
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        try:
+            lines = Path(table).read_text().splitlines()[1:]
+        except OSError:
+            continue
+        for line in lines:
+            cols = line.split()
+            if len(cols) > 9 and int(cols[1].rsplit(":", 1)[1], 16) == port and int(cols[2].rsplit(":", 1)[1], 16) == peer_port:
+                return cols[9]
+    return None
+
+
+def caller(client_port: int, server_port: int) -> tuple[int | None, dict[str, str] | None]:
+    """The process holding the client end of a connection to this server, and its environment as it
+    was started (/proc/PID/environ): what CRUMB really handed the CLI."""
+    inode = _socket_inode(client_port, server_port)
+    if inode is None:
+        return None, None
+    target = f"socket:[{inode}]"
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit() or int(entry.name) == os.getpid():
+            continue
+        try:
+            fds = os.listdir(entry / "fd")
+        except OSError:
+            continue
+        for fd in fds:
+            try:
+                if os.readlink(entry / "fd" / fd) != target:
+                    continue
+                raw = (entry / "environ").read_bytes()
+            except OSError:
+                continue
+            env = dict(item.split("=", 1) for item in raw.decode(errors="replace").split("\0") if "=" in item)
+            return int(entry.name), env
+    return None, None
 
 
 class FakeServer:
@@ -132,6 +192,8 @@ class FakeServer:
                 except ValueError:
                     body = {}
                 rec = Recorded(self.path, {k.lower(): v for k, v in self.headers.items()}, body)
+                if owner.script.callers:
+                    rec.pid, rec.env = caller(self.client_address[1], owner.port)
                 with owner.lock:
                     owner.requests.append(rec)
                     owner.handle(self, rec)
@@ -168,12 +230,26 @@ class FakeServer:
     def on_get(self, h: BaseHTTPRequestHandler) -> None:
         send_json(h, 404, {"error": {"message": f"no route {h.path}"}})
 
+    def flood(self, piece: Callable[[int], None]) -> None:
+        """Fault 'flood': send piece 0, 1, 2, ... until the client hangs up or the server closes (other
+        requests are answered meanwhile)."""
+        self.lock.release()
+        try:
+            n = 0
+            while not self.closing.is_set():
+                piece(n)
+                n += 1
+        except OSError:
+            pass
+        finally:
+            self.lock.acquire()
+
     def fault_reply(self, h: BaseHTTPRequestHandler, rec: Recorded, error_body: Any) -> bool:
         """Answer with the next injected HTTP fault, if any; True when one was sent. 'malformed' is left
-        to the vendor module (it belongs inside a stream)."""
+        to the vendor module (it belongs inside a stream), and so is 'flood' (an answer without end)."""
         fault = self.script.next_fault() if rec.role else None
         rec.fault = fault
-        if fault is None or fault == "malformed":
+        if fault in (None, "malformed", "flood"):
             return False
         if fault == "hang":
             self.lock.release()  # other requests (a CLI's side requests) still get answers

@@ -1,13 +1,17 @@
 """A fake Gemini API for the real `gemini` CLI: `POST /v1beta/models/<m>:streamGenerateContent?alt=sse`
 (SSE `data:` chunks of candidates[].content.parts[] with usageMetadata) and `:generateContent` (its
 model router and side requests, answered whole). A builder gets a `write_file` function call, run by
-the CLI itself, before its answer.
+the CLI itself, before its answer. The script's `command` is a `run_shell_command` call, its harmless
+tool turns `list_directory` calls; fault "flood" streams text chunks without end.
 """
 
 from __future__ import annotations
 
 import json
+import random
 import re
+import string
+from collections import Counter
 from http.server import BaseHTTPRequestHandler
 from typing import Any
 
@@ -44,7 +48,9 @@ class FakeGemini(FakeServer):
         if self.fault_reply(h, rec, lambda s: {"error": {"code": s, "message": f"fake {s}", "status": STATUS[s]}}):
             return
         if not streaming:  # the router asks which model should answer; any short JSON text does
-            chunk = self._chunk([{"text": json.dumps({"reasoning": "simple", "model_choice": "flash"})}], model)
+            # both of 0.61's router strategies (classifier, numerical classifier) read their fields from it
+            choice = {"reasoning": "simple", "model_choice": "flash", "complexity_reasoning": "simple", "complexity_score": 10}
+            chunk = self._chunk([{"text": json.dumps(choice)}], model)
             chunk["usageMetadata"] = {"promptTokenCount": 100, "candidatesTokenCount": 10, "totalTokenCount": 110}
             send_json(h, 200, chunk)
             return
@@ -53,14 +59,27 @@ class FakeGemini(FakeServer):
         if rec.fault == "malformed":
             sse.raw('data: {"candidates": [{"content": {"parts": [{"te\n\n')
             return
+        if rec.fault == "flood":
+            # never the same text twice: Gemini CLI stops a stream that repeats itself ("Loop detected")
+            self.flood(lambda n: sse.event(self._chunk([{"text": _words(n)}], model, last=False)))
+            return
         role = rec.role
-        called = any("functionResponse" in p for c in contents if isinstance(c, dict)
-                     for p in c.get("parts") or [] if isinstance(p, dict))
-        if role == "builder" and not called:
-            cwd = CWD_RE.search(text_of(rec.body.get("systemInstruction")) + "\n" + user)
-            path = f"{cwd.group(1).rstrip('.,:;')}/index.html" if cwd else "index.html"
-            sse.event(self._chunk([{"functionCall": {"name": "write_file",
-                                                     "args": {"file_path": path, "content": GAME_HTML}}}], model))
+        done = Counter(p["functionResponse"].get("name") for c in contents if isinstance(c, dict)
+                       for p in c.get("parts") or [] if isinstance(p, dict) and isinstance(p.get("functionResponse"), dict))
+        cwd = CWD_RE.search(text_of(rec.body.get("systemInstruction")) + "\n" + user)
+        folder = cwd.group(1).rstrip(".,:;") if cwd else "."
+        step = self.script.step(role, done["run_shell_command"], sum(done.values()) - done["run_shell_command"] - done["write_file"])
+        if step == "command":
+            parts = [{"functionCall": {"name": "run_shell_command",
+                                       "args": {"command": self.script.command, "description": "run the command"}}}]
+        elif step == "tools":
+            parts = [{"functionCall": {"name": "list_directory", "args": {"dir_path": folder}}}] * self.script.tool_calls
+        elif role == "builder" and not done["write_file"]:
+            parts = [{"functionCall": {"name": "write_file", "args": {"file_path": f"{folder}/index.html", "content": GAME_HTML}}}]
+        else:
+            parts = []
+        if parts:
+            sse.event(self._chunk(parts, model))
             return
         text = self.script.answer_text(role, user) if role else "CRUMB task"
         pieces = [text[i:i + 400] for i in range(0, len(text), 400)]
@@ -71,5 +90,14 @@ class FakeGemini(FakeServer):
         cand: dict[str, Any] = {"content": {"role": "model", "parts": parts}, "index": 0}
         if last:
             cand["finishReason"] = "STOP"
+        u = self.script.usage
+        prompt = u["input"] + u["cached"]
         return {"candidates": [cand], "modelVersion": model,
-                "usageMetadata": {"promptTokenCount": 1000, "candidatesTokenCount": 200, "totalTokenCount": 1200}}
+                "usageMetadata": {"promptTokenCount": prompt, "cachedContentTokenCount": u["cached"],
+                                  "candidatesTokenCount": u["output"], "totalTokenCount": prompt + u["output"]}}
+
+
+def _words(seed: int) -> str:
+    """About 1 KB of text no other seed gives."""
+    rng = random.Random(seed)
+    return " ".join("".join(rng.choice(string.ascii_lowercase) for _ in range(rng.randint(2, 9))) for _ in range(180))

@@ -4,9 +4,7 @@ bounded and shown as progress."""
 
 from __future__ import annotations
 
-import os
 import time
-from pathlib import Path
 
 import pytest
 
@@ -44,13 +42,6 @@ def test_a_server_fault_is_one_clear_error(vendor, fault, tmp_path):
     assert err.value.usage is not None and err.value.usage.harness == vendor.harness
 
 
-@pytest.fixture
-def claude(throwaway_home, monkeypatch):
-    from tests.agents.conftest import vendor_for
-
-    yield from vendor_for("claude", throwaway_home, monkeypatch)
-
-
 def test_claude_retries_are_bounded_and_shown_as_progress(claude, tmp_path, monkeypatch):
     monkeypatch.delenv("CLAUDE_CODE_MAX_RETRIES")  # CRUMB's bound applies, not the CLI's 10
     claude.script.always = "500"
@@ -70,24 +61,10 @@ def test_claude_structured_output_comes_back_through_its_tool(claude, tmp_path):
     assert "StructuredOutput" in [t.get("name") for t in sent["tools"]]
 
 
-def _processes_with(marker: str) -> list[int]:
-    """Live processes whose environment names `marker` (the test's throwaway HOME)."""
-    found = []
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit() or int(entry.name) == os.getpid():
-            continue
-        try:
-            if marker.encode() in (entry / "environ").read_bytes() and (entry / "stat").read_text().split(") ")[1][0] != "Z":
-                found.append(int(entry.name))
-        except (OSError, IndexError):
-            continue
-    return found
-
-
 def test_a_server_that_never_answers_hits_the_idle_limit_and_the_cli_is_gone(vendor, tmp_path):
     vendor.script.always = "hang"
     with pytest.raises(ActorError, match="idle limit"):
         # gemini (Node) can be silent for several seconds while it starts on a loaded machine
         run(vendor, "planner", tmp_path, idle_s=20 if vendor.harness == "gemini" else 6)
     assert vendor.server.role_requests("planner"), ("the CLI was killed before it asked the model", [(r.path, r.role, r.fault) for r in vendor.server.requests])
-    assert wait_until(lambda: not _processes_with(str(vendor.home)), 10, "the CLI's processes to be gone")
+    assert wait_until(lambda: not vendor.processes(), 10, "the CLI's processes to be gone")

@@ -24,7 +24,8 @@ WRITE_FLAGS = {"claude": ("--permission-mode", "acceptEdits", "dontAsk"), "codex
 
 
 def run(vendor: Vendor, role: str, tmp_path: Path, binding: Binding | None = None, progress: Progress | None = None,
-        **kw):
+        cancel: threading.Event | None = None, **kw):
+    """Run `role` through the vendor's real CLI in tmp_path/work-<role>, logging to tmp_path/logs/<role>.log."""
     work = tmp_path / f"work-{role}"
     work.mkdir(exist_ok=True)
     if role == "verifier":
@@ -34,7 +35,7 @@ def run(vendor: Vendor, role: str, tmp_path: Path, binding: Binding | None = Non
     kw.setdefault("idle_s", 60)
     req = make_request(role, work, binding or Binding(harness=vendor.harness),
                        log_path=tmp_path / "logs" / f"{role}.log", **kw)
-    return get_adapter(vendor.harness).run(req, progress, threading.Event()), progress, work
+    return get_adapter(vendor.harness).run(req, progress, cancel or threading.Event()), progress, work
 
 
 @pytest.mark.parametrize("role", ROLES)

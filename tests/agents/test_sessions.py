@@ -14,13 +14,6 @@ pytestmark = pytest.mark.browser
 PITCH = "tap the dot as often as you can in 30 seconds"
 
 
-@pytest.fixture
-def claude(throwaway_home, monkeypatch):
-    from tests.agents.conftest import vendor_for
-
-    yield from vendor_for("claude", throwaway_home, monkeypatch)
-
-
 def test_a_fail_verdict_brings_a_fix_round_through_real_claude(root, daemon, claude):
     claude.script.verdicts = ["FAIL", "PASS"]
     sid = crumb(root, "pitch", PITCH, "--preset", "claude").stdout.strip()
@@ -45,13 +38,6 @@ def test_the_cross_preset_runs_claude_and_codex_in_one_session(root, daemon, ven
     assert judge["model"] == "gpt-5.5" and judge["cost_estimated"]  # config.toml's model, priced as such
     assert vendors["codex"].server.role_requests("verifier") and vendors["claude"].server.role_requests("builder")
     assert not vendors["gemini"].server.role_requests()
-
-
-@pytest.fixture
-def codex(throwaway_home, monkeypatch):
-    from tests.agents.conftest import vendor_for
-
-    yield from vendor_for("codex", throwaway_home, monkeypatch)
 
 
 def test_a_refused_key_opens_the_circuit_and_the_offline_studio_takes_over(root, daemon, codex):

@@ -1,5 +1,6 @@
 """Drive the harness adapters with hostile agent output: the `command` harness with a tiny script,
-the OpenAI-compatible harness against the stand-in server, and the dispatcher's manifest measure."""
+the OpenAI-compatible harness against the fake chat server (tests/agents/fake_chat.py), and the
+dispatcher's manifest measure."""
 
 from __future__ import annotations
 
@@ -14,11 +15,9 @@ import pytest
 from crumb.actors.base import ActorError, Binding
 from crumb.actors.harness import get_adapter
 from crumb.dispatcher.manifest import measure
+from tests.agents.fake_chat import FakeChat
 from tests.badinput.corpus import Case, assert_names, one_line
 from tests.harness.conftest import Progress, make_request
-
-STANDINS = Path(__file__).resolve().parents[1] / "harness" / "standins"
-
 
 def tree(folder: Path) -> dict[str, bytes | str]:
     """Every entry under folder (links as their target), to show nothing appeared or went missing."""
@@ -70,10 +69,7 @@ def run_agent(tmp: Path, case: Case) -> None:
                                                         log_path=tmp / "run.log"),
                                            Progress(), threading.Event())
         else:
-            sys.path.insert(0, str(STANDINS))
-            from openai_server import StandinServer  # type: ignore[import-not-found]
-
-            with StandinServer() as server:
+            with FakeChat() as server:
                 server.control = inp.get("control", {})
                 binding = Binding(harness="openai", provider="ollama", model=inp.get("model", "qwen2.5-coder:7b") or None,
                                   options={"base_url": server.base_url}, origin="test")

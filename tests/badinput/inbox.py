@@ -17,7 +17,7 @@ from tests.daemon.conftest import RunningDaemon, allow_command
 from tests.wait import wait_until
 
 HANG_AGENT = """#!{python}
-# A stand-in agent that never answers: keeps a session busy (and cheap) until it is cancelled.
+# A `command` agent that never answers: keeps a session busy (and cheap) until it is cancelled.
 import signal, sys
 sys.stdin.read()
 signal.pause()

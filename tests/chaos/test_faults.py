@@ -23,10 +23,10 @@ from tests.daemon.conftest import allow_command, drop, events, start_watch, stat
 from tests.studio.scripted import Scripted
 from tests.wait import wait_until
 
-AGENT = Path(__file__).resolve().parents[1] / "harness" / "standins" / "agent_command.py"
+AGENT = Path(__file__).resolve().parents[1] / "agents" / "json_agent.py"
 
 # A `command` agent whose first run records its pid and then never answers (a model that hangs); every
-# later run is the ordinary stand-in agent, which answers at once.
+# later run is the ordinary JSON agent of the `command` harness, which answers at once.
 FIRST_RUN_HANGS = """#!{python}
 import os, signal, sys
 from pathlib import Path

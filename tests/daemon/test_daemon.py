@@ -24,7 +24,7 @@ from tests.daemon.conftest import (
     wait_done,
     wait_until,
 )
-from tests.harness.conftest import standins  # noqa: F401  (fixture)
+from tests.agents.conftest import gemini, throwaway_home  # noqa: F401  (fixtures)
 
 
 def test_a_pitch_file_becomes_a_session_that_runs_to_its_end(root, daemon):
@@ -237,10 +237,10 @@ def test_a_line_another_process_appends_with_crumbs_writer_is_reduced_and_its_ef
     assert [e["data"]["actor"] for e in events(root, sid, "user.redo")] == ["builder"]
 
 
-def test_effects_of_different_sessions_run_at_the_same_time(root, daemon, standins):  # noqa: F811
-    standins.set(mode="hang")  # the stand-in agent CLI starts and never answers
+def test_effects_of_different_sessions_run_at_the_same_time(root, daemon, gemini):  # noqa: F811
+    gemini.script.always = "hang"  # the real gemini CLI asks its model server, which never answers
     stuck = crumb(root, "pitch", "snake", "--role", "planner=gemini").stdout.strip()
-    wait_until(lambda: events(root, stuck, "effect.started"), 60, "the hung planner started")
+    wait_until(lambda: gemini.server.role_requests("planner"), 120, "the planner's gemini to ask its model")
     other = crumb(root, "pitch", "pong to 5 points").stdout.strip()
     assert wait_done(root, other).done["reason"] == "pass"  # while the first session's planner still runs
     assert state(root, stuck).done is None and not events(root, stuck, "spec")

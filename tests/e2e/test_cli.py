@@ -17,11 +17,11 @@ from ulid import ULID
 from crumb.daemon.lock import daemon_status
 from crumb.store import paths
 from tests.daemon.conftest import crumb, events, state, wait_done
-from tests.harness.conftest import standins  # noqa: F401  (fixture)
+from tests.agents.conftest import gemini, throwaway_home  # noqa: F401  (fixtures)
 from tests.wait import wait_until
 
 
-def test_pitch_wait_ls_status_tail_and_wait_exit_codes(root, daemon, standins):  # noqa: F811
+def test_pitch_wait_ls_status_tail_and_wait_exit_codes(root, daemon, gemini):  # noqa: F811
     passed = crumb(root, "pitch", "60-second snake", "--wait")
     assert passed.returncode == 0, passed.stderr
     sid = passed.stdout.strip()
@@ -38,9 +38,9 @@ def test_pitch_wait_ls_status_tail_and_wait_exit_codes(root, daemon, standins): 
     assert followed.returncode == 0 and "done" in followed.stdout
 
     assert crumb(root, "wait", sid).returncode == 0
-    standins.set(mode="hang")  # a planner that never answers: the session is surely still running when cancelled
+    gemini.script.always = "hang"  # a planner whose model never answers: the session surely still runs when cancelled
     cancelled = crumb(root, "pitch", "breakout with 3 lives", "--role", "planner=gemini").stdout.strip()
-    wait_until(lambda: events(root, cancelled, "effect.started"), 60, "the second session's planner")
+    wait_until(lambda: gemini.server.role_requests("planner"), 120, "the second session's planner to ask its model")
     assert crumb(root, "cancel", cancelled).returncode == 0
     assert crumb(root, "wait", cancelled).returncode == 1  # done, but not with PASS
     never = str(ULID())  # an id nothing will ever run

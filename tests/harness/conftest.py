@@ -1,11 +1,8 @@
-"""Fixtures: stand-in `claude`, `codex`, `gemini` on PATH and a stand-in OpenAI server on loopback."""
+"""Fixtures: a fake OpenAI-compatible chat server on loopback, progress collection, and the request a
+harness gets for each role. The real agent CLIs and their fake model servers are in tests/agents/."""
 
 from __future__ import annotations
 
-import json
-import os
-import stat
-import sys
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -14,65 +11,16 @@ from typing import Any
 import pytest
 
 from crumb.actors.base import ActorRequest, Binding, Limits, ProgressUpdate
+from tests.agents.answers import spec
+from tests.agents.fake_chat import FakeChat
 
-STANDINS = Path(__file__).resolve().parent / "standins"
-sys.path.insert(0, str(STANDINS))
-
-from openai_server import StandinServer  # noqa: E402
-
-NESTED = ("CLAUDECODE", "CLAUDE_CODE_ENTRYPOINT", "CODEX_THREAD_ID", "CODEX_CI", "CODEX_SANDBOX_NETWORK_DISABLED", "GEMINI_CLI")
-
-
-@dataclass
-class Standins:
-    """Drives the stand-in CLIs of one test through their control file."""
-
-    bin: Path
-    control_path: Path
-    record_path: Path
-
-    def set(self, **control: Any) -> None:
-        control.setdefault("record", str(self.record_path))
-        self.control_path.write_text(json.dumps(control))
-        count = Path(str(self.control_path) + ".count")
-        if count.exists():
-            count.unlink()
-
-    def records(self) -> list[dict[str, Any]]:
-        if not self.record_path.exists():
-            return []
-        return [json.loads(line) for line in self.record_path.read_text().splitlines() if line.strip()]
-
-    def last(self) -> dict[str, Any]:
-        runs = [r for r in self.records() if "argv" in r]
-        assert runs, "the stand-in was never run"
-        return runs[-1]
+#: an agent for the `command` harness, written against command-contract.md as a third party would
+JSON_AGENT = Path(__file__).resolve().parents[1] / "agents" / "json_agent.py"
 
 
 @pytest.fixture
-def standins(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Standins:
-    bin_dir = tmp_path / "bin"
-    bin_dir.mkdir()
-    for name in ("claude", "codex", "gemini"):
-        source = STANDINS / name
-        wrapper = bin_dir / name
-        wrapper.write_text(
-            f"#!{sys.executable}\nimport runpy, sys\nsys.argv[0] = {str(source)!r}\n"
-            f"runpy.run_path({str(source)!r}, run_name='__main__')\n"
-        )
-        wrapper.chmod(wrapper.stat().st_mode | stat.S_IXUSR | stat.S_IXGRP | stat.S_IXOTH)
-    monkeypatch.setenv("PATH", f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}")
-    for var in NESTED:
-        monkeypatch.delenv(var, raising=False)
-    s = Standins(bin=bin_dir, control_path=tmp_path / "standin.json", record_path=tmp_path / "standin-record.jsonl")
-    monkeypatch.setenv("CRUMB_STANDIN_CONTROL", str(s.control_path))
-    s.set()
-    return s
-
-
-@pytest.fixture
-def openai_server() -> Iterator[StandinServer]:
-    with StandinServer() as server:
+def openai_server() -> Iterator[FakeChat]:
+    with FakeChat() as server:
         yield server
 
 
@@ -98,8 +46,6 @@ PITCH = "tap the dot as often as you can in 30 seconds"
 
 def role_input(role: str, tmp_path: Path) -> dict[str, Any]:
     """A plausible projected input for each role (shapes from the dispatcher's contract)."""
-    from _core import spec  # type: ignore[import-not-found]
-
     if role == "planner":
         return {"pitch": PITCH, "seed": 7, "evidence": [], "feedback": None, "previous_spec": None, "steering": []}
     if role == "builder":

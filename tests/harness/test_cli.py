@@ -4,12 +4,19 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from click.testing import CliRunner
+
+from crumb.actors.base import ActorError
 
 from crumb.actors.harness import chains_as_data, resolve_bindings
 from crumb.cli import main
 from crumb.store import paths
 from crumb.store.writer import TranscriptWriter
+from tests.agents.clis import PINNED, cli
+from tests.agents.conftest import Offline, throwaway_home  # noqa: F401  (fixture)
+from tests.agents.fake_responses import FakeResponses
+from tests.agents.test_roles import run
 
 SESSION = "01JCRBMTESTSESSX0000000000"
 
@@ -72,17 +79,21 @@ def test_config_show_session_reads_what_the_session_recorded(tmp_path):
     assert crumb(tmp_path, "config", "show", "--session", "NOPE").exit_code == 1
 
 
-def test_doctor_with_agents_installed(standins, tmp_path):
-    home = tmp_path / "home"
-    (home / ".codex").mkdir(parents=True)
-    (home / ".codex" / "auth.json").write_text("{}")
-    env = {"HOME": str(home), "ANTHROPIC_API_KEY": "", "OPENAI_API_KEY": "", "CODEX_API_KEY": "", "GEMINI_API_KEY": "",
-           "GOOGLE_API_KEY": "", "CLAUDE_CODE_OAUTH_TOKEN": "", "CODEX_HOME": ""}
+def test_doctor_with_agents_installed(throwaway_home, tmp_path):  # noqa: F811
+    """With the real CLIs on PATH: their versions, and who is signed in by what."""
+    for name in ("claude", "codex", "gemini"):
+        cli(name)
+    (throwaway_home / ".codex").mkdir(parents=True)
+    (throwaway_home / ".codex" / "auth.json").write_text("{}")
+    env = {"HOME": str(throwaway_home), "ANTHROPIC_API_KEY": "", "OPENAI_API_KEY": "", "CODEX_API_KEY": "",
+           "GEMINI_API_KEY": "", "GOOGLE_API_KEY": "", "CLAUDE_CODE_OAUTH_TOKEN": "", "CODEX_HOME": ""}
     result = crumb(tmp_path, "doctor", "--json", env=env)
     report = json.loads(result.output)
-    assert report["agents"]["claude"]["installed"] and report["agents"]["claude"]["version"].startswith("2.1.0")
-    assert report["agents"]["codex"]["signed_in"] is True and "auth.json exists" in report["agents"]["codex"]["how"]
-    assert report["agents"]["claude"]["signed_in"] is False
+    agents = report["agents"]
+    for name, package in (("claude", "@anthropic-ai/claude-code"), ("codex", "@openai/codex"), ("gemini", "@google/gemini-cli")):
+        assert agents[name]["installed"] and PINNED[package] in agents[name]["version"], agents[name]
+    assert agents["codex"]["signed_in"] is True and "auth.json exists" in agents["codex"]["how"]
+    assert agents["claude"]["signed_in"] is False and agents["gemini"]["signed_in"] is False
     assert report["presets"]["claude"]["runnable"] and report["presets"]["cross"]["runnable"]
     assert report["presets"]["local"]["runnable"] is report["local"]["ok"]
     assert result.exit_code == (0 if report["ok"] else 1)
@@ -106,14 +117,25 @@ def test_doctor_sees_a_local_model_server(tmp_path, openai_server):
     assert report["presets"]["mine"] == {"runnable": True, "missing": []}
 
 
-def test_doctor_understands_a_codex_provider_configured_in_config_toml(standins, tmp_path):
-    home = tmp_path / "home"
-    (home / ".codex").mkdir(parents=True)
-    (home / ".codex" / "config.toml").write_text(
-        'model_provider = "mine"\n[model_providers.mine]\nname = "mine"\nbase_url = "http://127.0.0.1:9/v1"\n'
-        'env_key = "MY_KEY"\nwire_api = "responses"\n')
-    env = {"HOME": str(home), "OPENAI_API_KEY": "", "CODEX_API_KEY": "", "CODEX_HOME": "", "MY_KEY": ""}
-    codex = json.loads(crumb(tmp_path, "doctor", "--json", env=env).output)["agents"]["codex"]
-    assert codex["signed_in"] is False  # the provider's key variable is empty
-    codex = json.loads(crumb(tmp_path, "doctor", "--json", env={**env, "MY_KEY": "k"}).output)["agents"]["codex"]
-    assert codex["signed_in"] is True and codex["how"] == "provider 'mine' in config.toml, $MY_KEY is set"
+def test_doctor_understands_a_codex_provider_configured_in_config_toml(throwaway_home, tmp_path, monkeypatch):  # noqa: F811
+    """Doctor's verdict on a provider in config.toml is what the real codex does with it: with the
+    provider's key variable empty codex cannot sign in; with it set, codex talks to that provider."""
+    cli("codex")
+    with FakeResponses() as server:
+        (throwaway_home / ".codex").mkdir(parents=True)
+        (throwaway_home / ".codex" / "config.toml").write_text(
+            f'model_provider = "mine"\nmodel = "gpt-5.5"\n[model_providers.mine]\nname = "mine"\nbase_url = "{server.base_url}/v1"\n'
+            'env_key = "MY_KEY"\nwire_api = "responses"\nrequest_max_retries = 0\nstream_max_retries = 0\n')
+        env = {"HOME": str(throwaway_home), "OPENAI_API_KEY": "", "CODEX_API_KEY": "", "CODEX_HOME": "", "MY_KEY": ""}
+        codex = json.loads(crumb(tmp_path, "doctor", "--json", env=env).output)["agents"]["codex"]
+        assert codex["signed_in"] is False  # the provider's key variable is empty
+        monkeypatch.setenv("MY_KEY", "")
+        with pytest.raises(ActorError, match="codex planner: exit 1: .*MY_KEY"):
+            run(Offline("codex"), "planner", tmp_path)
+        assert server.requests == []
+
+        codex = json.loads(crumb(tmp_path, "doctor", "--json", env={**env, "MY_KEY": "k"}).output)["agents"]["codex"]
+        assert codex["signed_in"] is True and codex["how"] == "provider 'mine' in config.toml, $MY_KEY is set"
+        monkeypatch.setenv("MY_KEY", "k")
+        assert "spec" in run(Offline("codex"), "planner", tmp_path)[0].payload
+        assert server.role_requests("planner")[0].headers["authorization"] == "Bearer k"

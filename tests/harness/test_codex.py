@@ -1,52 +1,68 @@
-"""Codex CLI harness against the stand-in `codex exec`."""
+"""Codex CLI harness against the real `codex exec` (pinned, `make agents`) and a fake Responses server:
+option checks, the failures codex documents, a program that is not codex, progress throttling."""
 
 from __future__ import annotations
-
-import json
-import threading
 
 import pytest
 
 from crumb.actors.base import ActorError, Binding
-from crumb.actors.harness import get_adapter
-from crumb.protocol.game import JudgeScore, Spec
+from tests.agents.conftest import Offline, codex, throwaway_home  # noqa: F401  (fixtures)
+from tests.agents.test_roles import run
 
-from .conftest import make_request
-
-CODEX = Binding(harness="codex", provider="openai", model="gpt-5-codex", origin="test")
+CODEX = Binding(harness="codex", provider="openai", origin="test")
 
 
-def run(role, tmp_path, progress, binding=CODEX, work=None):
-    work = work or tmp_path / "work"
-    work.mkdir(exist_ok=True)
-    req = make_request(role, work, binding, log_path=tmp_path / "logs" / f"{role}.log")
-    return get_adapter("codex").run(req, progress, threading.Event())
-
-
-def test_bad_sandbox_option_is_named(standins, tmp_path, progress):
+def test_bad_sandbox_option_is_named(codex, tmp_path):  # noqa: F811
     binding = CODEX.model_copy(update={"options": {"sandbox": "none"}})
     with pytest.raises(ActorError, match="sandbox='none' is not one of"):
-        run("builder", tmp_path, progress, binding=binding)
+        run(codex, "builder", tmp_path, binding=binding)
+    assert codex.server.requests == []  # refused before codex ran
+
+
+def break_config(codex) -> None:  # noqa: F811
+    config = codex.home / ".codex" / "config.toml"
+    config.write_text(config.read_text() + '\n[features]\nweb_search_request = "x"\n')
 
 
 @pytest.mark.parametrize(
-    "mode, words",
-    [("error:turn", "stream disconnected"), ("error:auth", "401 Unauthorized"), ("error:config", "Error loading config.toml")],
+    "how, words",
+    [({"always": "malformed"}, "stream disconnected"), ({"always": "401"}, "401 Unauthorized"),
+     (break_config, "Error loading config.toml")],
+    ids=["turn", "auth", "config"],
 )
-def test_documented_failures(standins, tmp_path, progress, mode, words):
-    standins.set(mode=mode)
+def test_documented_failures(codex, tmp_path, how, words):  # noqa: F811
+    if callable(how):
+        how(codex)
+    else:
+        for key, value in how.items():
+            setattr(codex.script, key, value)
     with pytest.raises(ActorError, match=f"codex planner: exit 1: .*{words}"):
-        run("planner", tmp_path, progress)
+        run(codex, "planner", tmp_path, binding=CODEX)
 
 
-def test_garbage_output(standins, tmp_path, progress):
-    standins.set(mode="garbage")
-    with pytest.raises(ActorError, match="no JSON events on stdout"):
-        run("planner", tmp_path, progress)
+def test_a_program_that_is_not_codex_is_a_clear_error(tmp_path):
+    """A `bin` that prints plain text (here the system's `echo`) ends in one error naming the output."""
+    binding = CODEX.model_copy(update={"options": {"bin": "/bin/echo"}})
+    with pytest.raises(ActorError, match=r"no JSON events on stdout \(1 line\(s\) of other output\)"):
+        run(Offline("codex"), "planner", tmp_path, binding=binding)
 
 
-def test_many_tool_calls_are_throttled(standins, tmp_path, progress):
-    standins.set(tools=200)
-    run("planner", tmp_path, progress)
-    assert 1 <= len(progress.updates) <= 5
-    assert "more)" in progress.updates[-1].message
+def test_many_tool_calls_are_throttled(codex, tmp_path):  # noqa: F811
+    """50 shell commands in one turn (codex runs each) become a few progress updates, the rest counted."""
+    codex.script.tool_turns, codex.script.tool_calls = 1, 50
+    result, progress, _ = run(codex, "planner", tmp_path, binding=CODEX)
+    assert "spec" in result.payload
+    ran = result_commands(tmp_path)
+    assert ran == 50, f"codex ran {ran} of the 50 commands"
+    seconds = result.usage.duration_ms / 1000
+    assert 1 <= len(progress.updates) <= seconds + 2  # about one a second, whatever the pace
+    assert len(progress.updates) < 10 and "more)" in progress.updates[-1].message
+
+
+def result_commands(tmp_path) -> int:
+    """How many shell commands the run log shows codex starting."""
+    import json
+
+    lines = (tmp_path / "logs" / "planner.log").read_text().splitlines()
+    events = [json.loads(line) for line in lines if line.startswith("{")]
+    return sum(1 for e in events if e.get("type") == "item.started" and (e.get("item") or {}).get("type") == "command_execution")

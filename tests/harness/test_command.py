@@ -12,11 +12,11 @@ from crumb.actors.base import ActorError, Binding
 from crumb.actors.harness import get_adapter
 from crumb.protocol.game import Spec
 
-from .conftest import STANDINS, make_request
+from .conftest import JSON_AGENT, make_request
 
 
 def binding(mode: str = "ok") -> Binding:
-    return Binding(harness="command", options={"command": [sys.executable, str(STANDINS / "agent_command.py"), mode]})
+    return Binding(harness="command", options={"command": [sys.executable, str(JSON_AGENT), mode]})
 
 
 def run(role, tmp_path, progress, mode="ok"):
@@ -56,7 +56,7 @@ def test_failures(tmp_path, progress, mode, words):
 
 
 def test_a_command_string_from_a_flag_is_split_like_a_shell(tmp_path, progress):
-    b = Binding(harness="command", options={"command": f"{sys.executable} {STANDINS / 'agent_command.py'} ok"})
+    b = Binding(harness="command", options={"command": f"{sys.executable} {JSON_AGENT} ok"})
     (tmp_path / "w").mkdir()
     assert "spec" in get_adapter("command").run(make_request("planner", tmp_path / "w", b), progress, threading.Event()).payload
 
@@ -70,7 +70,7 @@ def test_no_command_names_the_fix(tmp_path, progress):
 def test_a_relative_command_is_found_from_where_crumb_runs(tmp_path, progress, monkeypatch):
     tool = tmp_path / "tools" / "agent"
     tool.parent.mkdir()
-    tool.write_text(f"#!{sys.executable}\nimport runpy\nrunpy.run_path({str(STANDINS / 'agent_command.py')!r}, run_name='__main__')\n")
+    tool.write_text(f"#!{sys.executable}\nimport runpy\nrunpy.run_path({str(JSON_AGENT)!r}, run_name='__main__')\n")
     tool.chmod(0o755)
     monkeypatch.chdir(tmp_path)
     (tmp_path / "w").mkdir()

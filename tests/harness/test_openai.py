@@ -1,4 +1,5 @@
-"""OpenAI-compatible harness against a stand-in server on loopback; the files format and confinement."""
+"""OpenAI-compatible harness against a fake chat-completions server on loopback (tests/agents/fake_chat.py);
+the files format and confinement."""
 
 from __future__ import annotations
 
@@ -193,7 +194,7 @@ def test_a_429_asking_longer_than_the_wall_limit_fails_at_once(openai_server, tm
 
 
 def test_the_proxy_named_by_the_environment_is_used(openai_server, tmp_path, progress, monkeypatch):
-    """The base URL's host does not resolve; only a request through HTTP_PROXY (the stand-in itself,
+    """The base URL's host does not resolve; only a request through HTTP_PROXY (the fake server itself,
     which sees the absolute URL) can answer."""
     monkeypatch.setenv("HTTP_PROXY", openai_server.base_url.removesuffix("/v1"))
     monkeypatch.delenv("NO_PROXY", raising=False)

@@ -12,10 +12,10 @@ from pathlib import Path
 import pytest
 
 from crumb.actors.base import ActorError, Binding, Limits
-from crumb.actors.harness import get_adapter, run_process
+from crumb.actors.harness import run_process
 from crumb.actors.harness.process import ArgvTooLarge, group_alive
-
-from .conftest import make_request
+from tests.agents.conftest import codex, gemini, throwaway_home, vendor_for  # noqa: F401  (fixtures)
+from tests.agents.test_roles import run as run_role
 from tests.wait import wait_until
 
 PY = sys.executable
@@ -129,51 +129,88 @@ def test_huge_prompt_goes_through_stdin(tmp_path):
     assert res.stdout.strip() == "500000"
 
 
-@pytest.mark.parametrize("mode, stop", [("hang_child", "idle"), ("hang_child", "wall")])
-def test_adapter_timeout_kills_agent_and_its_children(standins, tmp_path, progress, mode, stop):
-    standins.set(mode=mode)
-    (tmp_path / "w").mkdir()
-    # the stand-in prints its init line, starts a child, then is silent: generous enough for a slow start
-    # the wall counts from spawn: leave room for a slow start (a fresh-clone run once saw a stand-in not yet
-    # running after 8 s, on a host that had just dropped its page cache)
-    wall, idle = (60, 2.0) if stop == "idle" else (20.0, 60)
-    req = make_request("builder", tmp_path / "w", Binding(harness="claude"), wall_s=wall, idle_s=idle)
-    with pytest.raises(ActorError, match="wall limit" if stop == "wall" else "idle limit"):
-        get_adapter("claude").run(req, progress, threading.Event())
-    pids = [rec[key] for rec in standins.records() for key in ("pid", "child_pid") if key in rec]
-    assert len(pids) >= 2, f"the stand-in did not get to start its child: {standins.records()}"
-    for pid in pids:
-        assert wait_gone(pid), f"process {pid} survived the {stop} timeout"
+def test_a_child_in_a_session_of_its_own_goes_too(tmp_path):
+    """CLIs start their tools with setsid (Gemini CLI's shell tool does): such a child is in no group of
+    the agent's, and must not outlive the run. The agent here ignores SIGTERM, as a busy one may."""
+    code = ("import signal, subprocess, sys, time\nsignal.signal(signal.SIGTERM, signal.SIG_IGN)\n"
+            "c = subprocess.Popen([sys.executable, '-c', 'import time\\nwhile True: time.sleep(1)'], start_new_session=True)\n"
+            "print(c.pid, flush=True)\nwhile True: time.sleep(1)\n")
+    out: list[Any] = []
+    runner = threading.Thread(target=lambda: out.append(run_tree(code, tmp_path, wall=60, idle=2.0)), daemon=True)
+    runner.start()
+    runner.join(timeout=120)  # a surviving child holds the pipes: the run used to never return
+    assert out, "the run did not return: the child kept its pipes open"
+    res, pids, _ = out[0]
+    assert res.stopped == "idle" and pids, "the script did not get to start its child"
+    assert wait_gone(int(pids[0])), "a child in its own session survived the run"
 
 
-def test_adapter_cancel_returns_soon(standins, tmp_path, progress):
-    standins.set(mode="hang")
-    (tmp_path / "w").mkdir()
+class Sampler:
+    """Notes every process of a CLI (by its throwaway HOME) while a run goes on."""
+
+    def __init__(self, vendor) -> None:
+        self.vendor, self.seen, self.done = vendor, {}, threading.Event()
+        self.thread = threading.Thread(target=self._watch, daemon=True)
+        self.thread.start()
+
+    def _watch(self) -> None:
+        while not self.done.wait(0.1):
+            self.seen.update(self.vendor.processes())
+
+    def stop(self) -> dict[int, str]:
+        self.done.set()
+        self.thread.join()
+        return self.seen
+
+
+#: per CLI, the binding that lets the planner run a shell command (headless runs cannot ask)
+SHELL_ALLOWED = {"claude": {"allowed_tools": ["Bash"]}, "gemini": {"approval_mode": "yolo"}}
+
+
+@pytest.mark.parametrize("harness, stop", [("gemini", "idle"), ("claude", "wall")])
+def test_adapter_timeout_kills_agent_and_its_children(throwaway_home, monkeypatch, tmp_path, harness, stop):  # noqa: F811
+    """The model has the CLI run a command that never ends: at the limit the CLI and that command go."""
+    for vendor in vendor_for(harness, throwaway_home, monkeypatch):
+        vendor.script.command = "exec sleep 600"
+        # the limits leave room for a slow start (gemini is silent for seconds while Node starts)
+        limits = {"idle_s": 20, "wall_s": 120} if stop == "idle" else {"idle_s": 120, "wall_s": 25}
+        sampler = Sampler(vendor)
+        try:
+            with pytest.raises(ActorError, match="wall limit" if stop == "wall" else "idle limit"):
+                run_role(vendor, "planner", tmp_path, binding=Binding(harness=harness, options=SHELL_ALLOWED[harness]), **limits)
+        finally:
+            seen = sampler.stop()
+        assert vendor.server.role_requests("planner"), "the CLI never asked the model"
+        assert any(cmd.startswith("sleep 600") for cmd in seen.values()), f"the CLI did not start the command: {seen}"
+        assert wait_until(lambda: not vendor.processes(), 10, "the CLI and its command to be gone")
+
+
+def test_adapter_cancel_returns_soon(codex, tmp_path):  # noqa: F811
+    codex.script.always = "hang"  # the model server takes the request and never answers
     cancel = threading.Event()
-    req = make_request("planner", tmp_path / "w", Binding(harness="codex"))
     cancelled_at: list[float] = []
 
-    def cancel_once_running() -> None:
-        wait_until(lambda: bool(standins.records()), what="the stand-in to start")
+    def cancel_once_asked() -> None:
+        wait_until(lambda: codex.server.role_requests("planner"), 120, "codex to ask the model")
         cancelled_at.append(time.monotonic())
         cancel.set()
 
-    threading.Thread(target=cancel_once_running, daemon=True).start()
+    threading.Thread(target=cancel_once_asked, daemon=True).start()
     with pytest.raises(ActorError, match="cancelled"):
-        get_adapter("codex").run(req, progress, cancel)
+        run_role(codex, "planner", tmp_path, cancel=cancel)
     assert time.monotonic() - cancelled_at[0] < 5
-    assert wait_gone(standins.last()["pid"])
+    assert wait_until(lambda: not codex.processes(), 10, "codex to be gone")
 
 
-def test_adapter_flood_is_a_clear_error(standins, tmp_path, progress, monkeypatch):
+def test_adapter_flood_is_a_clear_error(gemini, tmp_path, monkeypatch):  # noqa: F811
+    """The model streams text without end; gemini prints each piece: CRUMB stops it at the output cap."""
     import crumb.actors.harness.process as process
 
-    monkeypatch.setattr(process, "MAX_OUTPUT_BYTES", 2_000_000)
-    standins.set(mode="flood")
-    (tmp_path / "w").mkdir()
-    req = make_request("planner", tmp_path / "w", Binding(harness="gemini"))
+    monkeypatch.setattr(process, "MAX_OUTPUT_BYTES", 1_000_000)
+    gemini.script.always = "flood"
     with pytest.raises(ActorError, match="flooded its output"):
-        get_adapter("gemini").run(req, progress, threading.Event())
+        run_role(gemini, "planner", tmp_path)
+    assert wait_until(lambda: not gemini.processes(), 10, "gemini to be gone")
 
 
 def test_flood_without_newlines_is_cut_off(tmp_path):

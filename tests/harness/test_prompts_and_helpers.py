@@ -108,7 +108,7 @@ def test_extract_json_says_what_it_saw():
 
 
 def test_payload_bare_spec_is_wrapped_and_both_is_refused():
-    from _core import spec  # type: ignore[import-not-found]
+    from tests.agents.answers import spec
 
     assert "spec" in payload_from("planner", spec(), harness="t")
     with pytest.raises(ActorError, match="exactly one"):

@@ -13,7 +13,9 @@ from crumb.actors.base import Binding
 from crumb.actors.harness import get_adapter, prepare_verifier_dir
 from crumb.protocol.game import JudgeScore, QAResult, Spec
 
-from .conftest import PITCH, STANDINS, make_request
+from tests.agents.answers import GAME_HTML
+
+from .conftest import PITCH, make_request
 
 #: harnesses whose build goes through real QA here: a CLI writing with its tools, and the text file format
 QA_HARNESSES = ("claude", "openai")
@@ -59,8 +61,8 @@ def test_a_full_round_per_harness(harness, openai_server, qa, tmp_path, progress
         result = qa.check(game, criteria=spec.criteria, build_id="B1")
         assert result.ok, result.model_dump_json(indent=1)
         assert all(p.ok for p in result.probes) and len(result.probes) == len(spec.criteria)
-    else:  # same stand-in game, written through the same tool path: QA once per file-writing path is enough
-        assert (game / "index.html").read_text() == (STANDINS / "game.html").read_text()
+    else:  # the same game, written through the same tool path: QA once per file-writing path is enough
+        assert (game / "index.html").read_text() == GAME_HTML
         result = QAResult(build="B1", ok=True)
 
     (session / "transcript.jsonl").write_text('{"secret": true}\n')

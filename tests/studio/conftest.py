@@ -35,16 +35,15 @@ def studio(root: Path) -> Iterator[Studio]:
 
 
 @pytest.fixture
-def agent_clis(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """Stand-in `claude`, `codex` and `gemini` on PATH: the Studio checks a bound CLI is there before it
-    drops a pitch (crumb/actors/harness/preflight.py); nothing runs them in these tests."""
-    folder = tmp_path / "agent-bin"
-    folder.mkdir()
+def agent_clis(monkeypatch: pytest.MonkeyPatch) -> Path:
+    """The real `claude`, `codex` and `gemini` (installed by `make agents`) on PATH: the Studio checks a
+    bound CLI is there before it drops a pitch (crumb/actors/harness/preflight.py); nothing runs them here."""
+    from tests.agents.clis import BIN, cli
+
     for name in ("claude", "codex", "gemini"):
-        (folder / name).write_text("#!/bin/sh\nexit 0\n")
-        (folder / name).chmod(0o755)
-    monkeypatch.setenv("PATH", f"{folder}{os.pathsep}{os.environ.get('PATH', '')}")
-    return folder
+        cli(name)
+    monkeypatch.setenv("PATH", f"{BIN}{os.pathsep}{os.environ.get('PATH', '')}")
+    return BIN
 
 
 @pytest.fixture

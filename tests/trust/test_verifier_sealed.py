@@ -19,7 +19,7 @@ from tests.studio.scripted import Scripted
 
 MARKER = "EARLIER-SCORE-MARKER"
 
-# The stand-in verifier looks around from its working folder like a curious agent would, writes what
+# The verifier (a `command` agent) looks around from its working folder like a curious agent would, writes what
 # it found to $CRUMB_TRUST_REPORT, and answers a valid judgement.
 PROBE = r'''
 import json, os, sys

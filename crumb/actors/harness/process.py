@@ -75,20 +75,59 @@ def check_argv(argv: Sequence[str]) -> None:
 
 
 def kill_group(pgid: int, grace_s: float = KILL_GRACE_S) -> None:
-    """SIGTERM the whole group, then SIGKILL whatever is still there after `grace_s`."""
-    try:
-        os.killpg(pgid, signal.SIGTERM)
-    except (ProcessLookupError, PermissionError):
-        return
+    """SIGTERM the whole group, then SIGKILL whatever is still there after `grace_s`.
+
+    Descendants that moved to groups of their own go too: CLIs start their tools that way (Gemini CLI
+    runs each shell command with setsid), and such a child outlived a kill of the agent's group alone."""
+    groups = {pgid} | _stray_groups(pgid)
+    for group in groups:
+        try:
+            os.killpg(group, signal.SIGTERM)
+        except (ProcessLookupError, PermissionError):
+            continue
     deadline = time.monotonic() + grace_s
     while time.monotonic() < deadline:
-        if not group_alive(pgid):
+        if not any(group_alive(g) for g in groups):
             return
         time.sleep(0.02)  # polling the kernel for the group's end; there is no event to wait on
+    for group in groups | _stray_groups(pgid):
+        try:
+            os.killpg(group, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
+
+
+def _stray_groups(pgid: int) -> set[int]:
+    """Process groups other than `pgid` holding descendants of its members (read from /proc; empty where
+    there is none). Never this process's own group."""
+    parents: dict[int, int] = {}
+    groups: dict[int, int] = {}
     try:
-        os.killpg(pgid, signal.SIGKILL)
-    except (ProcessLookupError, PermissionError):
-        pass
+        entries = os.listdir("/proc")
+    except OSError:
+        return set()
+    for name in entries:
+        if not name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{name}/stat", "rb") as fh:
+                stat = fh.read().decode("utf-8", "replace")
+        except OSError:
+            continue
+        rest = stat[stat.rfind(")") + 2 :].split()
+        if len(rest) > 2 and rest[0] != "Z":
+            parents[int(name)], groups[int(name)] = int(rest[1]), int(rest[2])
+    children: dict[int, list[int]] = {}
+    for pid, ppid in parents.items():
+        children.setdefault(ppid, []).append(pid)
+    todo = [pid for pid, group in groups.items() if group == pgid]
+    seen = set(todo)
+    while todo:
+        for child in children.get(todo.pop(), []):
+            if child not in seen:
+                seen.add(child)
+                todo.append(child)
+    return {groups[pid] for pid in seen if groups[pid] != pgid} - {os.getpgrp()}
 
 
 #: The reaper: blocks on a pipe only CRUMB holds open; the pipe closes when CRUMB dies, then the group goes.

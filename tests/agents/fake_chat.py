@@ -1,4 +1,6 @@
-"""A stand-in OpenAI-compatible chat server on loopback, for CRUMB's tests.
+"""A fake OpenAI-compatible chat-completions server on loopback (`POST /v1/chat/completions`, streaming
+SSE or whole; `GET /v1/models`), the model server of the `openai` harness, as Ollama, vLLM or
+llama.cpp would be. Unlike the vendor fakes (fake_base.py) it is driven by a plain dict:
 
 `server.control` (a dict, changeable between requests) decides the answer:
   mode   "ok" | "error" (HTTP `status` with an OpenAI error body) | "hang" (accept, never answer)
@@ -20,7 +22,7 @@ import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
-import _core
+from tests.agents.answers import GAME_HTML, auto_reply, reply_text, role_of
 
 
 def builder_text(files: dict[str, str], notes: list[str]) -> str:
@@ -29,7 +31,7 @@ def builder_text(files: dict[str, str], notes: list[str]) -> str:
 
 
 class Handler(BaseHTTPRequestHandler):
-    server: "StandinServer"
+    server: "FakeChat"
     protocol_version = "HTTP/1.1"
 
     def log_message(self, *args: Any) -> None:
@@ -37,7 +39,7 @@ class Handler(BaseHTTPRequestHandler):
 
     def do_GET(self) -> None:
         if self.path.rstrip("/").endswith("/models"):
-            self._json(200, {"object": "list", "data": [{"id": "standin-model", "object": "model"}]})
+            self._json(200, {"object": "list", "data": [{"id": "fake-model", "object": "model"}]})
         else:
             self._json(404, {"error": {"message": "not found"}})
 
@@ -75,17 +77,17 @@ class Handler(BaseHTTPRequestHandler):
             self.wfile.write(raw)
             return
         prompt = "\n".join(str(m.get("content", "")) for m in body.get("messages", []))
-        role = _core.role_of(prompt)
+        role = role_of(prompt)
         if "reply" in ctl:
             text = ctl["reply"]
         elif role == "builder":
             files = ctl.get("files", "auto")
-            files = {"index.html": (_core.HERE / "game.html").read_text()} if files == "auto" else files
+            files = {"index.html": GAME_HTML} if files == "auto" else files
             text = builder_text(files, ["wrote the game"])
         else:
-            text = _core.reply_text(_core.auto_reply(role))
+            text = reply_text(auto_reply(role))
         usage = ctl.get("usage", {"prompt_tokens": 1500, "completion_tokens": 600})
-        model = body.get("model", "standin")
+        model = body.get("model", "fake-model")
         if body.get("stream"):
             self._stream(text, usage, model, mode)
         else:
@@ -132,7 +134,7 @@ class Handler(BaseHTTPRequestHandler):
         self.wfile.write(raw)
 
 
-class StandinServer(ThreadingHTTPServer):
+class FakeChat(ThreadingHTTPServer):
     daemon_threads = True
 
     def __init__(self) -> None:
@@ -140,13 +142,13 @@ class StandinServer(ThreadingHTTPServer):
         self.control: dict[str, Any] = {}
         self.requests: list[dict[str, Any]] = []
         self.stop = threading.Event()
-        self.thread = threading.Thread(target=self.serve_forever, kwargs={"poll_interval": 0.05}, name="standin-openai", daemon=True)
+        self.thread = threading.Thread(target=self.serve_forever, kwargs={"poll_interval": 0.05}, name="fake-chat", daemon=True)
 
     @property
     def base_url(self) -> str:
         return f"http://127.0.0.1:{self.server_address[1]}/v1"
 
-    def __enter__(self) -> "StandinServer":
+    def __enter__(self) -> "FakeChat":
         self.thread.start()
         return self
 
@@ -157,7 +159,7 @@ class StandinServer(ThreadingHTTPServer):
 
 
 if __name__ == "__main__":
-    with StandinServer() as srv:
+    with FakeChat() as srv:
         print(srv.base_url, flush=True)
         try:
             while True:
