@@ -30,7 +30,8 @@ from crumb.dispatcher.dispatch import Dispatcher, spec_markdown
 from crumb.protocol.events import InboxFile, UnrunnableBinding
 from crumb.reducer.reduce import apply, initial_state
 from crumb.reducer.state import SessionState
-from crumb.store import paths
+from crumb.store import filesig, paths
+from crumb.store.filesig import stamp_of
 from crumb.store.reader import Cursor, TranscriptError, repair
 from crumb.store.writer import AppendRefused, TranscriptWriter
 
@@ -236,7 +237,7 @@ class Daemon:
     def _reject_pitch(self, path: Path, message: str) -> None:
         """A pitch that cannot start a session is kept in inbox/rejected/ with a .why.txt beside it."""
         inbox = paths.inbox_dir(self.root)
-        kept = files.archive(path, inbox / "rejected") if (path.exists() or path.is_symlink()) else path
+        kept = files.archive(path, inbox / paths.REJECTED) if (path.exists() or path.is_symlink()) else path
         why = kept.with_name(files.why_name(kept.name))
         tmp = why.with_name(f".why-{ULID()}.tmp")  # written whole, then renamed: never seen half-written
         tmp.write_text(message + "\n", encoding="utf-8")
@@ -281,13 +282,13 @@ class Daemon:
                     self._reject_pitch(path, refusal(problems, FRONT_MATTER_HINT, flag="the front matter"))
                     return
             self._start_session(session, req, source, live, start)
-        self._archive_read(path, source.stamp, paths.session_dir(self.root, session) / "archive")
+        self._archive_read(path, source.stamp, paths.archive_dir(self.root, session))
 
     def _start_session(self, session: str, req: Any, source: InboxFile, live: Live | None,
                        start: tuple[dict[str, Any], list[str]] | None) -> None:
         """Record session.start (`start`: its data and warnings, for a new session) and the goal."""
         sdir = paths.session_dir(self.root, session)
-        for sub in ("inbox", "artifacts", "archive"):
+        for sub in paths.SESSION_FOLDERS:
             (sdir / sub).mkdir(parents=True, exist_ok=True)
         writer = self._writer(session)
         if live is None:
@@ -305,17 +306,10 @@ class Daemon:
     def _archive_read(self, path: Path, stamp: str | None, archive_dir: Path) -> None:
         """Archive the file that was read — never a newer save that replaced it meanwhile (that one
         stays, and the watcher reports it, so a quick second save is never archived unread)."""
-        def stamp_of(p: Path) -> str | None:
-            try:
-                st = p.lstat()
-            except FileNotFoundError:
-                return None
-            return f"{st.st_ino}:{st.st_mtime_ns}"
-
-        if stamp is None or stamp_of(path) != stamp:
+        if stamp is None or filesig.stamp(path) != stamp:
             return
         kept = files.archive(path, archive_dir)
-        if stamp_of(kept) != stamp and not path.exists():  # replaced between the check and the move
+        if filesig.stamp(kept) != stamp and not path.exists():  # replaced between the check and the move
             os.rename(kept, path)
 
     # ------------------------------------------------------------ inbox: steering
@@ -328,7 +322,7 @@ class Daemon:
         got = self._read(path)
         if got is None:
             return
-        archive_dir = paths.session_dir(self.root, session) / "archive"
+        archive_dir = paths.archive_dir(self.root, session)
         writer = self._writer(session, live)
         if isinstance(got, files.InboxReject):
             source = got.source
@@ -338,7 +332,7 @@ class Daemon:
                 if source:
                     data["source"] = source.model_dump()
                 writer.append("error", data, from_="daemon", body=data["message"][:200])
-            files.archive(path, archive_dir / "rejected")
+            files.archive(path, archive_dir / paths.REJECTED)
             self._advance(session)
             return
         src = got.source.model_dump()
@@ -361,7 +355,7 @@ class Daemon:
         if live is None or live.state.spec is None:
             return
         self._advance(session)
-        target = paths.artifacts_dir(self.root, session) / "spec.md"
+        target = paths.spec_md_path(self.root, session)
         try:
             raw = target.read_bytes()
         except OSError:
@@ -375,9 +369,8 @@ class Daemon:
         if digest in live.spec_renders:
             target.write_text(current_text, encoding="utf-8")  # a stale copy from before a crash: refresh it
             return
-        st = target.stat()
-        source = InboxFile(name="artifacts/spec.md", sha256=hashlib.sha256(raw).hexdigest(), bytes=len(raw),
-                           stamp=f"{st.st_ino}:{st.st_mtime_ns}")
+        source = InboxFile(name=paths.SPEC_REL, sha256=hashlib.sha256(raw).hexdigest(), bytes=len(raw),
+                           stamp=stamp_of(target.stat()))
         if _source_key(source.model_dump(), None) in live.sources:
             return
         writer = self._writer(session, live)

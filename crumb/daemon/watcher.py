@@ -46,19 +46,17 @@ from pydantic import BaseModel, ConfigDict
 
 from crumb.daemon.files import is_ignored
 from crumb.daemon.poller import Poller
+from crumb.store import paths
+from crumb.store.filesig import signature, signature_of
 
 __all__ = ["WatchEvent", "WatchKind", "Watcher"]
 
 log = logging.getLogger(__name__)
 
 WatchKind = Literal["pitch_file", "steer_file", "transcript", "spec_edit", "session_dir"]
-TRANSCRIPT = "transcript.jsonl"
-SPEC = "spec.md"
+TRANSCRIPT, SPEC, INBOX, SESSIONS, ARTIFACTS = paths.TRANSCRIPT, paths.SPEC_MD, paths.INBOX, paths.SESSIONS, paths.ARTIFACTS
 _FILE_KINDS = frozenset({"pitch_file", "steer_file", "spec_edit"})
 _REMEMBER = 20_000  # emitted file states kept to skip repeats found by rescans
-INBOX = "inbox"
-SESSIONS = "sessions"
-ARTIFACTS = "artifacts"
 
 
 class WatchEvent(BaseModel):
@@ -229,7 +227,7 @@ class Watcher:
         given for files found by looking rather than by a close/rename, and skips a state already
         emitted, so a rescan does not repeat a save that was reported."""
         key = (kind, path)
-        sig = settled if settled is not None else _signature(path)
+        sig = settled if settled is not None else signature(path)
         if sig is not None and sig[0] == 0 and kind in _FILE_KINDS and _is_regular(path):
             return  # an empty file is an editor between truncate and write, or a `touch`: not a message yet
         with self._lock:
@@ -253,7 +251,7 @@ class Watcher:
             st = os.lstat(path)
         except OSError:
             return
-        sig = (st.st_size, st.st_mtime_ns, st.st_ino)
+        sig = signature_of(st)
         if stat.S_ISDIR(st.st_mode):
             return  # folders inside an inbox are the daemon's (e.g. inbox/rejected/)
         if not stat.S_ISREG(st.st_mode) or time.time_ns() - st.st_mtime_ns >= self.settle_s * 1e9:
@@ -302,7 +300,7 @@ class Watcher:
                     st = os.lstat(event.path)
                 except OSError:
                     continue  # gone: nothing to read
-                if (st.st_size, st.st_mtime_ns, st.st_ino) == seen:
+                if signature_of(st) == seen:
                     self._emit(event.kind, event.path, event.session, settled=seen)
                 else:
                     self._settle(event.kind, event.path, event.session)
@@ -318,7 +316,7 @@ class Watcher:
     def _scan_session(self, sdir: Path) -> None:
         sid = sdir.name
         transcript = sdir / TRANSCRIPT
-        sig = _signature(transcript)
+        sig = signature(transcript)
         if sig is not None and transcript.is_file() and not transcript.is_symlink():
             self._emit("transcript", transcript, sid, settled=sig)  # only if it changed since last reported
         spec = sdir / ARTIFACTS / SPEC
@@ -439,7 +437,7 @@ class Watcher:
                 continue
             path = Path(entry.path)
             key: tuple[str, Path] = ("steer_file", path)
-            sig = _signature(path)
+            sig = signature(path)
             with self._lock:
                 if self._stopped:
                     return
@@ -454,14 +452,6 @@ def _scandir(folder: Path) -> list[os.DirEntry[str]]:
             return list(it)
     except (FileNotFoundError, NotADirectoryError, PermissionError):
         return []
-
-
-def _signature(path: Path) -> tuple[int, int, int] | None:
-    try:
-        st = os.lstat(path)
-    except OSError:
-        return None
-    return (st.st_size, st.st_mtime_ns, st.st_ino)
 
 
 def _is_regular(path: Path) -> bool:

@@ -19,6 +19,7 @@ import msgspec
 from pydantic import ValidationError
 from ulid import ULID
 
+from crumb.protocol.errors import one_line
 from crumb.protocol.events import KINDS, SCHEMA_VERSION, parse_event
 from crumb.store.durable import fsync_dir
 
@@ -134,9 +135,7 @@ def decode_line(raw: bytes, path: Path, lineno: int, expected: int | None = None
         try:
             parse_event(obj)
         except ValidationError as err:
-            first = err.errors()[0]
-            where = ".".join(str(p) for p in first["loc"] if p != "tagged-union")
-            raise TranscriptError(f"{path}:{lineno}: {where + ': ' if where else ''}{first['msg']}") from None
+            raise TranscriptError(f"{path}:{lineno}: {one_line(err)}") from None
     return obj
 
 

@@ -16,6 +16,7 @@ from typing import Any, TypeVar
 import msgspec
 
 from crumb.dispatcher import manifest
+from crumb.store import paths
 from crumb.store.paths import SESSION_ID, artifacts_dir, list_sessions, session_dir, transcript_path
 
 T = TypeVar("T")
@@ -232,13 +233,13 @@ def game_dir(root: Path, session: str, facts: dict[str, Any] | None = None) -> t
     entry = manifest.get("entry") or "index.html"
     folder = manifest.get("dir")
     candidates = [Path(folder) if Path(folder).is_absolute() else sdir / folder] if folder else []
-    for p in [*candidates, artifacts_dir(root, session) / "game"]:  # the fallback is contained alike
+    for p in [*candidates, paths.game_dir(root, session)]:  # the fallback is contained alike
         try:
             if p.resolve().is_relative_to(sdir.resolve()):
                 return p, entry
         except OSError:
             pass
-    return sdir / "artifacts" / "game-outside-session", entry  # a link out of the session: nothing to serve
+    return paths.artifacts_dir(root, session) / "game-outside-session", entry  # a link out of the session: nothing to serve
 
 
 def artifacts(root: Path, session: str, facts: dict[str, Any]) -> list[dict[str, Any]]:
@@ -281,14 +282,14 @@ def screenshots(root: Path, session: str, facts: dict[str, Any]) -> list[str]:
     seen: list[str] = []
     qa_ev = facts["latest"].get("qa.result")
     for shot in (qa_ev or {}).get("data", {}).get("screenshots", []):
-        for cand in (shot, f"artifacts/{shot}", f"artifacts/qa/{shot}"):
+        for cand in (shot, f"{paths.ARTIFACTS}/{shot}", f"{paths.ARTIFACTS}/qa/{shot}"):
             p = inside(sdir, cand)
             if p is not None:
                 rel = str(p.relative_to(sdir.resolve()))
                 if rel not in seen:
                     seen.append(rel)
                 break
-    qa_dir = artifacts_dir(root, session) / "qa"
+    qa_dir = paths.artifacts_dir(root, session) / "qa"
     if qa_dir.is_dir():
         for p in sorted(qa_dir.iterdir(), key=lambda p: p.stat().st_mtime, reverse=True):
             rel = str(p.relative_to(sdir))
@@ -303,7 +304,7 @@ def logs(root: Path, session: str, facts: dict[str, Any]) -> list[dict[str, Any]
     out: dict[str, dict[str, Any]] = {}
     for entry in facts["logs"]:
         out[entry["path"]] = dict(entry)
-    ldir = sdir / "logs"
+    ldir = paths.logs_dir(root, session)
     if ldir.is_dir():
         for p in sorted(ldir.rglob("*")):
             if p.is_file() and not p.is_symlink():
@@ -370,7 +371,7 @@ def session_detail(root: Path, session: str) -> dict[str, Any]:
     """Everything the session page shows apart from the timeline (which streams)."""
     facts = session_facts(root, session)
     sdir = session_dir(root, session)
-    spec_md = inside(sdir, "artifacts/spec.md")
+    spec_md = inside(sdir, paths.SPEC_REL)
     spec_ev = facts["latest"].get("spec")
     gdir, entry = game_dir(root, session, facts)
     game = inside(gdir, entry) if gdir.is_dir() else None

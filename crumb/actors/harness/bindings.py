@@ -20,6 +20,7 @@ from pydantic import ValidationError
 from crumb.actors.base import Binding
 from crumb.actors.harness.registry import HARNESSES
 from crumb.config import PRESET_KEYS, load_config, read_toml
+from crumb.protocol.errors import first_problem
 from crumb.protocol.events import ROLES  # re-exported: the roles a binding names
 
 #: a key that sets every role not named on its own
@@ -140,9 +141,7 @@ def _binding_from(value: Any, *, origin: str, where: str) -> tuple[Binding, list
     try:
         binding = Binding.model_validate(data)
     except ValidationError as exc:
-        first = exc.errors()[0]
-        field = ".".join(str(p) for p in first["loc"])
-        raise ValueError(f"{where}: {field}: {first['msg']}; allowed keys: harness, provider, model, options, fallback") from None
+        raise ValueError(f"{where}: {first_problem(exc)}; allowed keys: harness, provider, model, options, fallback") from None
     if binding.harness == "openai" and not binding.model:
         raise ValueError(f"{where}: {NO_MODEL} (or model = \"...\" in this table)")
     return binding, list(fallback)
