@@ -74,7 +74,8 @@ def to_data(effect: Effect) -> dict[str, Any]:
 
 def from_data(data: dict[str, Any]) -> Effect:
     """An effect from its JSON form (to_data's inverse); msgspec.ValidationError names a bad field."""
-    return msgspec.convert(data, Effect)
+    effect: Effect = msgspec.convert(data, Effect)
+    return effect
 
 
 def actor_of(effect: Effect) -> str | None:

@@ -109,7 +109,8 @@ Envelope = TypedDict("Envelope", {
     "parent": NotRequired[str | None], "effect": NotRequired[str | None], "body": NotRequired[str],
     "data": NotRequired[Any], "meta": NotRequired[dict[str, Any]],
 })
-_decoder = msgspec.json.Decoder(Envelope)
+# decodes and checks Envelope-shaped dicts; typed Any so that readers hand out plain dict[str, Any] events
+_decoder: msgspec.json.Decoder[Any] = msgspec.json.Decoder(Envelope)
 
 
 def decode_line(raw: bytes, path: Path, lineno: int, expected: int | None = None, validate: bool = False,
