@@ -12,8 +12,8 @@ from typing import Any, TypedDict
 from crumb.protocol.events import ROLES
 
 
-class PlayedBy(TypedDict):
-    """Who produced a role's last result (state.played[role], done.played[role])."""
+class PlayedByData(TypedDict):
+    """Who produced a role's last result (state.played[role]): the data of protocol.events.PlayedBy."""
 
     harness: str
     provider: str | None
@@ -24,8 +24,8 @@ class PlayedBy(TypedDict):
     bound: str  # the binding the role started with, as `harness:model`
 
 
-class Fallback(TypedDict):
-    """One circuit opened (state.fallbacks, done.fallbacks)."""
+class FallbackData(TypedDict):
+    """One circuit opened (state.fallbacks): the data of protocol.events.Fallback."""
 
     actor: str
     before: str | None
@@ -41,8 +41,8 @@ def label(harness: Any, model: Any = None) -> str:
     return f"{harness}:{model}" if model else str(harness)
 
 
-def played_by(binding: dict[str, Any], index: int, meta: Any, chain: list[dict[str, Any]]) -> PlayedBy:
-    """The PlayedBy record of a result: the run's binding, its place in the chain, and the model
+def played_by(binding: dict[str, Any], index: int, meta: Any, chain: list[dict[str, Any]]) -> PlayedByData:
+    """Who played a result: the run's binding, its place in the chain, and the model
     the adapter reported (the dispatcher fills meta.model from the run's usage, else the binding)."""
     meta = meta if type(meta) is dict else {}
     first = chain[0] if chain else binding
@@ -57,30 +57,30 @@ def played_by(binding: dict[str, Any], index: int, meta: Any, chain: list[dict[s
     }
 
 
-def fell_back(played: dict[str, PlayedBy]) -> bool:
+def fell_back(played: dict[str, PlayedByData]) -> bool:
     """True when some role's result in force came from a fallback adapter, not the harness it was bound to."""
     return any(p.get("fallback") for p in played.values())
 
 
-def _hops(role: str, index: int, fallbacks: list[Fallback]) -> list[Fallback]:
+def _hops(role: str, index: int, fallbacks: list[FallbackData]) -> list[FallbackData]:
     """The circuits that carried `role` to its `index`-th adapter: its last `index` swaps."""
     swaps = [f for f in fallbacks if f.get("actor") == role and f.get("after")]
     return swaps[-index:] if index else []
 
 
-def _failed(hop: Fallback) -> str:
+def _failed(hop: FallbackData) -> str:
     error = str(hop.get("error") or "").strip()
     if len(error) > ERROR_WORDS:
         error = error[: ERROR_WORDS - 1] + "…"
     return f"{hop.get('before')} failed {hop.get('failures')}×" + (f" ({error})" if error else "")
 
 
-def _after(role: str, played: PlayedBy, fallbacks: list[Fallback]) -> str:
+def _after(role: str, played: PlayedByData, fallbacks: list[FallbackData]) -> str:
     hops = _hops(role, int(played.get("index") or 0), fallbacks)
     return ", ".join(_failed(h) for h in hops) or f"{played.get('bound')} failed"
 
 
-def role_text(role: str, played: PlayedBy, fallbacks: list[Fallback]) -> str:
+def role_text(role: str, played: PlayedByData, fallbacks: list[FallbackData]) -> str:
     """One role's cast in words: `local`, `local — fallback after claude failed 3× (…)`,
     `codex:gpt-5 — a person's /swap`."""
     who = label(played.get("harness"), played.get("model"))
@@ -91,12 +91,12 @@ def role_text(role: str, played: PlayedBy, fallbacks: list[Fallback]) -> str:
     return who
 
 
-def cast(played: dict[str, PlayedBy], fallbacks: list[Fallback]) -> dict[str, str]:
+def cast(played: dict[str, PlayedByData], fallbacks: list[FallbackData]) -> dict[str, str]:
     """role → role_text, in the roles' order."""
     return {role: role_text(role, played[role], fallbacks) for role in ROLES if role in played}
 
 
-def played_note(played: dict[str, PlayedBy], fallbacks: list[Fallback]) -> str:
+def played_note(played: dict[str, PlayedByData], fallbacks: list[FallbackData]) -> str:
     """The roles not played as bound, in one clause each (`builder played by local after claude failed 3×`);
     "" when every role that played was the one it was bound to."""
     clauses = []

@@ -17,7 +17,7 @@ from typing import Any, TypedDict
 import msgspec
 
 from crumb.reducer.effects import Pending, QACheck, Record, RunActor
-from crumb.reducer.played import Fallback, PlayedBy, cast, fell_back, played_note
+from crumb.reducer.played import FallbackData, PlayedByData, cast, fell_back, played_note
 from crumb.settings import Settings
 
 HISTORY = 50  # verdicts, errors and steering messages kept per session
@@ -49,7 +49,9 @@ class BuildRef(TypedDict):
     spec: str | None  # the spec event the build was made from
 
 
-class Done(TypedDict):
+class DoneData(TypedDict):
+    """How the session ended (the routing part of protocol.events.Done)."""
+
     reason: str | None
     detail: str
     verdict: str | None
@@ -74,8 +76,8 @@ class SessionState:
     bindings: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
     adapter_index: dict[str, int] = field(default_factory=dict)
     failures: dict[str, int] = field(default_factory=dict)
-    played: dict[str, PlayedBy] = field(default_factory=dict)  # role → who produced its last result
-    fallbacks: list[Fallback] = field(default_factory=list)  # every circuit opened, capped
+    played: dict[str, PlayedByData] = field(default_factory=dict)  # role → who produced its last result
+    fallbacks: list[FallbackData] = field(default_factory=list)  # every circuit opened, capped
     preset: str = "local"
     seed: int = 1
     fault: str | None = None
@@ -102,7 +104,7 @@ class SessionState:
     waiting_for: str | None = None
     pending: dict[str, Pending] = field(default_factory=dict)  # effect id → effect, until its result arrives
     last_runs: dict[str, LastRun] = field(default_factory=dict)
-    done: Done | None = None
+    done: DoneData | None = None
     finishing: bool = False
 
     tokens: int = 0

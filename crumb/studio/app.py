@@ -223,7 +223,7 @@ def create_app(cfg: StudioConfig) -> Starlette:
 
     async def api_pitch(request: Request) -> Response:
         try:
-            req = actions.PitchRequest.model_validate(await body_json(request))
+            req = actions.PitchForm.model_validate(await body_json(request))
             return _json(await asyncio.to_thread(actions.pitch, root, req), 201)
         except ValidationError as err:
             return _error(_validation_message(err))
