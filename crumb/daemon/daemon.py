@@ -32,7 +32,8 @@ from crumb.reducer.reduce import apply, initial_state
 from crumb.reducer.state import SessionState
 from crumb.store import filesig, paths
 from crumb.store.filesig import stamp_of
-from crumb.store.reader import Cursor, TranscriptError, repair
+from crumb.store.follow import Follower
+from crumb.store.reader import TranscriptError, repair
 from crumb.store.writer import AppendRefused, TranscriptWriter
 
 log = logging.getLogger("crumb.daemon")
@@ -45,7 +46,7 @@ class Live:
     """What the daemon keeps per session: the reduced state, its tail, and what it has consumed."""
 
     state: SessionState
-    cursor: Cursor
+    cursor: Follower
     sources: set[SourceKey] = field(default_factory=set)
     spec_renders: list[str] = field(default_factory=list)
     broken: str | None = None
@@ -177,11 +178,11 @@ class Daemon:
             repair(path)
         except OSError as err:  # a read-only session folder, a full disk: this session waits, the others go on
             why = files.unwritable(path.parent, err, "make it writable, then restart `crumb watch`")
-            live = Live(state=initial_state(session), cursor=Cursor(path), broken=why)
+            live = Live(state=initial_state(session), cursor=Follower(path), broken=why)
             self.sessions[session] = live
             self._say(f"{session[-6:]} left alone: {why}")
             return live
-        live = Live(state=initial_state(session), cursor=Cursor(path))
+        live = Live(state=initial_state(session), cursor=Follower(path))
         self.sessions[session] = live
         self._advance(session, resume=True)
         return live
@@ -292,7 +293,7 @@ class Daemon:
             (sdir / sub).mkdir(parents=True, exist_ok=True)
         writer = self._writer(session)
         if live is None:
-            live = Live(state=initial_state(session), cursor=Cursor(paths.transcript_path(self.root, session)))
+            live = Live(state=initial_state(session), cursor=Follower(paths.transcript_path(self.root, session)))
             self.sessions[session] = live
         if live.state.events == 0 and start is not None:
             data, warnings = start

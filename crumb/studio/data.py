@@ -17,6 +17,7 @@ import msgspec
 
 from crumb.dispatcher import manifest
 from crumb.store import paths
+from crumb.store.follow import TranscriptReplaced
 from crumb.store.paths import SESSION_ID, artifacts_dir, list_sessions, session_dir, transcript_path
 
 T = TypeVar("T")
@@ -91,30 +92,21 @@ class _Fold:
 
     def __init__(self, path: Path) -> None:
         from crumb.reducer.reduce import initial_state  # the reducer package is optional at import time
-        from crumb.store.reader import Cursor
+        from crumb.store.follow import Follower
 
         self.path = path
-        self.cursor = Cursor(path)
+        self.follower = Follower(path)
         self.state = initial_state(path.parent.name)
         self.latest: dict[str, dict[str, Any]] = {}
         self.judges: dict[str, dict[str, Any]] = {}
         self.logs: list[dict[str, Any]] = []
-        self.identity: tuple[int, int] | None = None
         self.lock = threading.Lock()
 
     def refresh(self) -> "_Fold":
         from crumb.reducer.reduce import apply
 
         with self.lock:
-            try:
-                st = self.path.stat()
-                identity = (st.st_dev, st.st_ino)
-                if self.identity not in (None, identity) or st.st_size < self.cursor.offset:
-                    raise _Replaced
-                self.identity = identity
-            except FileNotFoundError:
-                return self
-            for ev in self.cursor.read_new():
+            for ev in self.follower.read_new():  # TranscriptReplaced: _fold starts a new fold
                 apply(self.state, ev)
                 self._note(ev)
             return self
@@ -141,10 +133,6 @@ class _Fold:
         return {"latest": dict(self.latest), "judge": judge or self.latest.get("judge.score"), "logs": list(self.logs)}
 
 
-class _Replaced(Exception):
-    """The transcript was replaced or truncated (not an append): fold it again from the start."""
-
-
 _folds: dict[Path, _Fold] = {}
 _folds_lock = threading.Lock()
 
@@ -157,7 +145,7 @@ def _fold(root: Path, session: str) -> _Fold:
             fold = _folds[path] = _Fold(path)
     try:
         return fold.refresh()
-    except _Replaced:
+    except TranscriptReplaced:  # not an append: fold it again from the start
         with _folds_lock:
             fold = _folds[path] = _Fold(path)
         return fold.refresh()
