@@ -193,7 +193,7 @@ class Dispatcher:
                 criteria=criteria,
                 manifest=manifest,
                 build_id=effect.build,
-                out_dir=paths.artifacts_dir(self.root, session) / "qa",
+                out_dir=paths.qa_dir(self.root, session),
                 controls=effect.controls,
                 settings=settings.qa,
             )

@@ -54,6 +54,11 @@ def game_dir(root: Path, session: str) -> Path:
     return artifacts_dir(root, session) / GAME
 
 
+def qa_dir(root: Path, session: str) -> Path:
+    """QA's screenshots of the session's latest check."""
+    return artifacts_dir(root, session) / "qa"
+
+
 def spec_md_path(root: Path, session: str) -> Path:
     return artifacts_dir(root, session) / SPEC_MD
 

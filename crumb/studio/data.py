@@ -277,7 +277,7 @@ def screenshots(root: Path, session: str, facts: dict[str, Any]) -> list[str]:
                 if rel not in seen:
                     seen.append(rel)
                 break
-    qa_dir = paths.artifacts_dir(root, session) / "qa"
+    qa_dir = paths.qa_dir(root, session)
     if qa_dir.is_dir():
         for p in sorted(qa_dir.iterdir(), key=lambda p: p.stat().st_mtime, reverse=True):
             rel = str(p.relative_to(sdir))

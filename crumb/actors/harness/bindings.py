@@ -22,11 +22,12 @@ from crumb.actors.harness.registry import HARNESSES
 from crumb.config import PRESET_KEYS, load_config, read_toml
 from crumb.protocol.errors import first_problem
 from crumb.protocol.events import ROLES  # re-exported: the roles a binding names
+from crumb.store import paths
 
 #: a key that sets every role not named on its own
 ALL = ("all", "*", "default")
-CONFIG_FILE = "crumb.toml"  # read by crumb.config.load_config
-PRESETS_DIR = "presets"
+CONFIG_FILE = paths.CONFIG  # read by crumb.config.load_config
+PRESETS_DIR = paths.PRESETS
 #: the provider a harness talks to when the binding names none
 HARNESS_PROVIDER = {"claude": "anthropic", "codex": "openai", "gemini": "google"}
 #: env var -> the host CLI it shows we run inside (checked in this order)
