@@ -13,9 +13,19 @@ Every effect's id is "<causing event id>.<n>", the same on every replay.
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypedDict
 
 import msgspec
+
+
+class BindingData(TypedDict, total=False):
+    """One adapter of a role's chain as session.start records it (the JSON of actors.base.Binding)."""
+
+    harness: str
+    provider: str | None
+    model: str | None
+    options: dict[str, Any]
+    origin: str  # "user" after a person's /swap
 
 
 class RecordedEvent(msgspec.Struct, frozen=True):
@@ -31,7 +41,7 @@ class RunActor(msgspec.Struct, frozen=True, tag="run_actor", tag_field="kind"):
     id: str
     actor: str
     attempt: int
-    binding: dict[str, Any]  # the adapter in force, as session.start recorded it (harness, provider, model, ...)
+    binding: BindingData  # the adapter in force, as session.start recorded it
     index: int  # its place in the role's chain: 0 = the harness the role was bound to
     input: dict[str, Any]  # the role's projection of the state (crumb/reducer/reduce.py: _planner_input, ...)
     closes: tuple[str, ...]

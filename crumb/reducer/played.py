@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any, TypedDict
 
 from crumb.protocol.events import ROLES
+from crumb.reducer.effects import BindingData
 
 
 class PlayedByData(TypedDict):
@@ -41,7 +42,7 @@ def label(harness: Any, model: Any = None) -> str:
     return f"{harness}:{model}" if model else str(harness)
 
 
-def played_by(binding: dict[str, Any], index: int, meta: Any, chain: list[dict[str, Any]]) -> PlayedByData:
+def played_by(binding: BindingData, index: int, meta: Any, chain: list[BindingData]) -> PlayedByData:
     """Who played a result: the run's binding, its place in the chain, and the model
     the adapter reported (the dispatcher fills meta.model from the run's usage, else the binding)."""
     meta = meta if type(meta) is dict else {}

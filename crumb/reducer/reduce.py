@@ -16,7 +16,17 @@ from typing import Any
 import msgspec
 
 from crumb.protocol.events import ACTORS, KINDS
-from crumb.reducer.effects import Cancel, Effect, Pending, QACheck, Record, RecordedEvent, RunActor, actor_of
+from crumb.reducer.effects import (
+    BindingData,
+    Cancel,
+    Effect,
+    Pending,
+    QACheck,
+    Record,
+    RecordedEvent,
+    RunActor,
+    actor_of,
+)
 from crumb.reducer.played import fell_back, played_by, played_note
 from crumb.reducer.state import HISTORY, BuildRef, EventRef, GoalRef, SessionState
 from crumb.reducer.validator import validate
@@ -209,11 +219,11 @@ def _remember_error(state: SessionState, message: str) -> None:
 # ====================================================================== issuing effects
 
 
-def _binding(state: SessionState, actor: str) -> dict[str, Any]:
+def _binding(state: SessionState, actor: str) -> BindingData:
     return _chain(state, actor)[_index(state, actor)]
 
 
-def _chain(state: SessionState, actor: str) -> list[dict[str, Any]]:
+def _chain(state: SessionState, actor: str) -> list[BindingData]:
     return state.bindings.get(actor) or [{"harness": "local"}]
 
 
@@ -616,8 +626,9 @@ def _on_goto(state: SessionState, ctx: _Ctx, data: dict[str, Any]) -> None:
 
 def _on_swap(state: SessionState, ctx: _Ctx, data: dict[str, Any]) -> None:
     actor = str(data.get("actor"))
-    binding = {"harness": data.get("harness"), "model": data.get("model"), "origin": "user"}
-    chain = list(state.bindings.get(actor) or [{"harness": "local"}])
+    harness: Any = data.get("harness")  # None only in a transcript edited by hand: the writer requires one
+    binding: BindingData = {"harness": harness, "model": data.get("model"), "origin": "user"}
+    chain: list[BindingData] = list(state.bindings.get(actor) or [{"harness": "local"}])
     state.bindings[actor] = [binding] + [b for b in chain if b.get("harness") != binding["harness"]]
     state.adapter_index[actor] = 0
     state.failures[actor] = 0

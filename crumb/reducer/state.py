@@ -16,7 +16,7 @@ from typing import Any, TypedDict
 
 import msgspec
 
-from crumb.reducer.effects import Pending, QACheck, Record, RunActor
+from crumb.reducer.effects import BindingData, Pending, QACheck, Record, RunActor
 from crumb.reducer.played import FallbackData, PlayedByData, cast, fell_back, played_note
 from crumb.settings import Settings
 
@@ -73,7 +73,7 @@ class LastRun(TypedDict):
 class SessionState:
     session: str = ""
     settings: Settings = field(default_factory=Settings)  # as session.start recorded them (crumb.settings.recorded_settings)
-    bindings: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
+    bindings: dict[str, list[BindingData]] = field(default_factory=dict)  # role → its chain of adapters
     adapter_index: dict[str, int] = field(default_factory=dict)
     failures: dict[str, int] = field(default_factory=dict)
     played: dict[str, PlayedByData] = field(default_factory=dict)  # role → who produced its last result
