@@ -86,8 +86,3 @@ def from_data(data: dict[str, Any]) -> Effect:
     """An effect from its JSON form (to_data's inverse); msgspec.ValidationError names a bad field."""
     effect: Effect = msgspec.convert(data, Effect)
     return effect
-
-
-def actor_of(effect: Effect) -> str | None:
-    """The role (or "qa") an effect runs; None for Record and Cancel."""
-    return effect.actor if isinstance(effect, (RunActor, QACheck)) else None

@@ -25,7 +25,6 @@ from crumb.reducer.effects import (
     Record,
     RecordedEvent,
     RunActor,
-    actor_of,
 )
 from crumb.reducer.played import fell_back, played_by, played_note
 from crumb.reducer.state import HISTORY, BuildRef, EventRef, GoalRef, SessionState
@@ -374,34 +373,33 @@ def _redesign(state: SessionState, ctx: _Ctx, feedback: str) -> None:
 
 def _on_result(state: SessionState, ctx: _Ctx, effect: Pending, kind: str, data: dict[str, Any]) -> None:
     event = ctx.event
-    actor = actor_of(effect)
-    if kind == "effect.failed":
-        if not isinstance(effect, Record):
+    run = effect if isinstance(effect, RunActor) else None
+    if not isinstance(effect, Record):
+        if kind == "effect.failed":
             _on_failure(state, ctx, effect, data)
-        return
-    if actor:
-        state.failures[actor] = 0
-    feedback = effect.input.get("feedback") if isinstance(effect, RunActor) else None
-    if kind in RESULT_KINDS and isinstance(effect, RunActor) and effect.actor in RUN_CLOSES:
-        state.played[effect.actor] = played_by(effect.binding, effect.index, event.get("meta"), _chain(state, effect.actor))
+            return
+        state.failures[effect.actor] = 0
+    if run is not None and kind in RESULT_KINDS and run.actor in RUN_CLOSES:
+        state.played[run.actor] = played_by(run.binding, run.index, event.get("meta"), _chain(state, run.actor))
     if kind == "research.plan":
         _run(state, ctx, "researcher", {"pitch": state.pitch, "plan": data})
     elif kind == "research.evidence":
         state.evidence = list(data.get("items") or [])[:HISTORY]
-        _run_planner(state, ctx, feedback)
+        _run_planner(state, ctx, run.input.get("feedback") if run is not None else None)
     elif kind == "spec":
         state.spec = {"id": event["id"], "data": data}
-        _run_builder(state, ctx, feedback)
+        _run_builder(state, ctx, run.input.get("feedback") if run is not None else None)
     elif kind == "build":
-        state.build = BuildRef(id=event["id"], manifest=data.get("manifest") or {}, spec=data.get("spec"))
+        build: BuildRef = {"id": event["id"], "manifest": data.get("manifest") or {}, "spec": data.get("spec")}
+        state.build = build
         _run_qa(state, ctx)
     elif kind == "qa.result":
         state.qa = {"id": event["id"], "data": data}
         _run_verifier(state, ctx)
     elif kind == "judge.score":
         state.judge = {"id": event["id"], "data": data}
-        if isinstance(effect, RunActor):
-            _audit(state, ctx, effect, data)
+        if run is not None:
+            _audit(state, ctx, run, data)
     elif kind == "audit":
         _route_verdict(state, ctx, data)
     elif kind == "circuit.opened":
