@@ -19,6 +19,7 @@ from ulid import ULID
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from crumb.reducer.effects import Record  # noqa: E402
 from crumb.reducer.reduce import apply, initial_state  # noqa: E402
 from crumb.reducer.replay import replay_file  # noqa: E402
 from crumb.settings import Settings  # noqa: E402
@@ -56,11 +57,11 @@ def generate(path: Path, n: int) -> None:
             for effect in list(state.pending.values()):
                 if seq >= n:
                     break
-                eid = effect["id"]
-                if effect["kind"] == "record":
-                    emit(effect["event"]["kind"], effect["event"]["data"], effect=eid)
+                eid = effect.id
+                if isinstance(effect, Record):
+                    emit(effect.event.kind, effect.event.data, effect=eid)
                     continue
-                actor = effect.get("actor")
+                actor = effect.actor
                 if actor == "qa":
                     emit("qa.result", qa_data(rnd % 3 != 0), effect=eid, frm="qa", body="QA result")
                     continue

@@ -9,7 +9,7 @@
    and archived the file), so every event it writes is streamed to every tab. `browser` does the same
    with real Chromium tabs in one browser: one shown, the others in the background.
 3. burst: a daemon-like worker process appends 250 events at a time and tails them (TranscriptWriter +
-   Cursor, what `crumb watch` does per event) with fsync="never": the cheapest append, so a slowdown
+   Follower, what `crumb watch` does per event) with fsync="never": the cheapest append, so a slowdown
    the Studio causes shows up as large as it can.
 
 In 2 and 3 the daemon is timed under three conditions, alternating in a rotating order so drift in
@@ -54,7 +54,7 @@ from crumb.qa import find_chromium  # noqa: E402
 from crumb.qa.browser import LAUNCH_ARGS  # noqa: E402
 from bench.daemon import cpu_seconds, start_watch  # noqa: E402
 from crumb.store.paths import session_inbox, transcript_path  # noqa: E402
-from crumb.store.reader import Cursor  # noqa: E402
+from crumb.store.follow import Follower  # noqa: E402
 from crumb.store.writer import TranscriptWriter  # noqa: E402
 from tests.studio.conftest import VISIBILITY  # noqa: E402
 from tests.studio.scripted import Scripted  # noqa: E402
@@ -270,7 +270,7 @@ def worker(path: str, session: str) -> None:
     Runs as one long-lived process taking "N" lines on stdin, so conditions can alternate quickly.
     """
     w = TranscriptWriter(Path(path), session, fsync="never")
-    cur = Cursor(Path(path))
+    cur = Follower(Path(path))
     cur.read_new()
     i = 0
     for line in sys.stdin:
@@ -320,7 +320,7 @@ class Conditions:
 
     def settle(self) -> None:
         """Both Studios running until every tab has every line: nothing spills into the next timing."""
-        c = Cursor(self.path)
+        c = Follower(self.path)
         c.read_new()
         self.caught_up.append(self.tabs.have(c.seq))
 

@@ -12,7 +12,9 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from crumb.protocol.errors import one_line
 from crumb.settings import Settings
+from crumb.store import paths
 
 #: top-level keys each file may hold; anything else is a typo or a misplaced section
 CONFIG_KEYS = ("preset", "roles", "settings", "security", "genres")  # security: crumb/actors/harness/local_only.py; genres: crumb/genres/registry.py
@@ -27,7 +29,7 @@ class ConfigError(ValueError):
 
 
 def config_path(root: Path) -> Path:
-    return root / "crumb.toml"
+    return paths.config_path(root)
 
 
 def read_toml(path: Path, *, allowed: tuple[str, ...]) -> dict[str, Any]:
@@ -72,10 +74,7 @@ def load_settings(root: Path, *, preset: dict[str, Any] | None = None,
         try:
             settings = settings.merged(layer)
         except (ValidationError, ValueError) as err:
-            if isinstance(err, ValidationError):  # name the key: "budgets.fixes: Input should be ..."
-                first = err.errors()[0]
-                msg = ".".join(str(p) for p in first["loc"]) + ": " + first["msg"]
-            else:
-                msg = str(err)
+            # name the key: "budgets.fixes: Input should be ..."
+            msg = one_line(err) if isinstance(err, ValidationError) else str(err)
             raise ConfigError(f"{origin}: bad [settings]: {msg}") from None
     return settings

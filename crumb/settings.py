@@ -5,7 +5,9 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from crumb.protocol.errors import first_problem
 
 
 class _Section(BaseModel):
@@ -85,3 +87,50 @@ class Settings(_Section):
                 raise ValueError(f"settings section {section!r} must be a table of values")
             data[section].update(values)
         return Settings.model_validate(data)
+
+
+def recorded_settings(raw: Any) -> tuple[Settings, list[str]]:
+    """The Settings a session recorded in session.start, and one line per recorded value it could not use.
+
+    The one reader of a session's settings (the reducer calls it; everyone else reads the state's).
+    A value not recorded gets today's default, once, here. A value that does not validate, an unknown
+    key or section (a transcript from another CRUMB, or edited by hand) is not silently dropped and
+    does not stop the session: its default is used and the line naming it says so and how to fix it.
+    Pure: no I/O, so replay stays a fold.
+    """
+    if raw is None:
+        raw = {}
+    if not isinstance(raw, dict):
+        return Settings(), [f"session.start: settings is {type(raw).__name__}, not a table of sections; every setting "
+                            "is at its default in this session"]
+    problems: list[str] = []
+    data: dict[str, dict[str, Any]] = {}
+    for section, values in raw.items():
+        if section not in Settings.model_fields:
+            problems.append(f"session.start: unknown settings section {section!r} ignored (known: "
+                            f"{', '.join(Settings.model_fields)}); remove it from [settings.{section}]")
+        elif not isinstance(values, dict):
+            problems.append(f"session.start: settings section {section!r} is not a table; its settings are at "
+                            f"their defaults in this session: fix [settings.{section}]")
+        else:
+            data[str(section)] = dict(values)
+    defaults = Settings()
+    known = defaults.model_dump()
+    for _ in range(sum(len(v) for v in data.values()) + 1):  # each round drops one bad value
+        try:
+            return Settings.model_validate(data), problems
+        except ValidationError as err:
+            p = first_problem(err)
+            section, key = str(p.loc[0]), str(p.loc[1]) if len(p.loc) > 1 else ""
+            if key in data.get(section, {}) and key in known.get(section, {}):
+                value = known[section][key]
+                problems.append(f"session.start: settings {section}.{key}: {p.message}; this session uses the "
+                                f"default ({value!r}): fix {key} under [settings.{section}] in crumb.toml or the preset")
+            else:
+                problems.append(f"session.start: settings {p.where or section}: {p.message}; ignored: fix or remove "
+                                f"{key or section} under [settings.{section}] in crumb.toml or the preset")
+            if key in data.get(section, {}):
+                del data[section][key]
+            else:
+                data.pop(section, None)
+    return defaults, problems  # pragma: no cover - every round removes a value, so the loop ends with a return

@@ -9,6 +9,7 @@ from typing import NoReturn
 import click
 from pydantic import TypeAdapter, ValidationError
 
+from crumb.protocol.errors import one_line
 from crumb.protocol.game import Criterion, Spec
 from crumb.settings import QASettings
 
@@ -72,8 +73,8 @@ def qa(ctx: click.Context, path: Path, as_json: bool, timeout: float | None, cri
         _usage(f"criteria file {criteria_file} does not exist: pass a JSON file with acceptance criteria")
     try:
         criteria, spec_controls = _criteria(criteria_file)
-    except (ValueError, ValidationError) as exc:
-        first = str(exc).strip().splitlines()[0]
+    except (ValueError, ValidationError) as exc:  # a ValidationError is a ValueError: name its first problem
+        first = one_line(exc) if isinstance(exc, ValidationError) else (str(exc).strip().splitlines() or [""])[0]
         _usage(f"criteria file {criteria_file} is not valid ({first}): see docs/game-contract.md for the probe format")
     settings = _settings((ctx.obj or {}).get("root"))
     if timeout is not None:

@@ -29,7 +29,8 @@ from crumb.reducer.reduce import apply, initial_state
 from crumb.reducer.replay import replay_file
 from crumb.reducer.state import SessionState
 from crumb.store import paths
-from crumb.store.reader import Cursor, TranscriptError, read_events
+from crumb.store.follow import Follower
+from crumb.store.reader import TranscriptError, read_events
 from crumb.terminal import safe
 
 
@@ -162,19 +163,14 @@ def is_done(state: SessionState) -> bool:
 def follow(root: Path, session: str, *, timeout: float | None, on_event: Any = None,
            until: Callable[[SessionState], bool] | None = is_done) -> SessionState:
     """Reduce a session's transcript as it grows, until `until` holds (or the timeout passes)."""
-    path = paths.transcript_path(root, session)
     state = initial_state(session)
-    cursor = Cursor(path)
+    follower = Follower(paths.transcript_path(root, session))
     deadline = None if timeout is None else time.monotonic() + timeout
-    last_size = -1
     while True:
-        size = path.stat().st_size if path.exists() else 0
-        if size != last_size:
-            last_size = size
-            for event in cursor.read_new():
-                apply(state, event)
-                if on_event is not None:
-                    on_event(event, state)
+        for event in follower.read_new():  # one stat while nothing is new
+            apply(state, event)
+            if on_event is not None:
+                on_event(event, state)
         if until is not None and until(state):
             return state
         if deadline is not None and time.monotonic() >= deadline:

@@ -45,7 +45,7 @@ def exit_code(state: SessionState) -> int:
 
 
 def game_path(root: Path, session: str) -> Path:
-    return paths.artifacts_dir(root, session) / "game" / "index.html"
+    return paths.game_dir(root, session) / "index.html"
 
 
 def next_commands(root: Path, session: str) -> list[str]:

@@ -32,8 +32,10 @@ from crumb.protocol.game import Spec
 from crumb.protocol.spec_markdown import parse_spec_markdown, spec_markdown
 from crumb.reducer.reduce import apply, initial_state
 from crumb.reducer.state import SessionState
-from crumb.store import paths
-from crumb.store.reader import Cursor, TranscriptError, repair
+from crumb.store import filesig, paths
+from crumb.store.filesig import stamp_of
+from crumb.store.follow import Follower
+from crumb.store.reader import TranscriptError, repair
 from crumb.store.writer import AppendRefused, TranscriptWriter
 
 log = logging.getLogger("crumb.daemon")
@@ -46,7 +48,7 @@ class Live:
     """What the daemon keeps per session: the reduced state, its tail, and what it has consumed."""
 
     state: SessionState
-    cursor: Cursor
+    cursor: Follower
     sources: set[SourceKey] = field(default_factory=set)
     spec_renders: list[str] = field(default_factory=list)
     broken: str | None = None
@@ -178,11 +180,11 @@ class Daemon:
             repair(path)
         except OSError as err:  # a read-only session folder, a full disk: this session waits, the others go on
             why = files.unwritable(path.parent, err, "make it writable, then restart `crumb watch`")
-            live = Live(state=initial_state(session), cursor=Cursor(path), broken=why)
+            live = Live(state=initial_state(session), cursor=Follower(path), broken=why)
             self.sessions[session] = live
             self._say(f"{session[-6:]} left alone: {why}")
             return live
-        live = Live(state=initial_state(session), cursor=Cursor(path))
+        live = Live(state=initial_state(session), cursor=Follower(path))
         self.sessions[session] = live
         self._advance(session, resume=True)
         return live
@@ -238,7 +240,7 @@ class Daemon:
     def _reject_pitch(self, path: Path, message: str) -> None:
         """A pitch that cannot start a session is kept in inbox/rejected/ with a .why.txt beside it."""
         inbox = paths.inbox_dir(self.root)
-        kept = files.archive(path, inbox / "rejected") if (path.exists() or path.is_symlink()) else path
+        kept = files.archive(path, inbox / paths.REJECTED) if (path.exists() or path.is_symlink()) else path
         why = kept.with_name(files.why_name(kept.name))
         tmp = why.with_name(f".why-{ULID()}.tmp")  # written whole, then renamed: never seen half-written
         tmp.write_text(message + "\n", encoding="utf-8")
@@ -283,17 +285,17 @@ class Daemon:
                     self._reject_pitch(path, refusal(problems, FRONT_MATTER_HINT, flag="the front matter"))
                     return
             self._start_session(session, req, source, live, start)
-        self._archive_read(path, source.stamp, paths.session_dir(self.root, session) / "archive")
+        self._archive_read(path, source.stamp, paths.archive_dir(self.root, session))
 
     def _start_session(self, session: str, req: Any, source: InboxFile, live: Live | None,
                        start: tuple[dict[str, Any], list[str]] | None) -> None:
         """Record session.start (`start`: its data and warnings, for a new session) and the goal."""
         sdir = paths.session_dir(self.root, session)
-        for sub in ("inbox", "artifacts", "archive"):
+        for sub in paths.SESSION_FOLDERS:
             (sdir / sub).mkdir(parents=True, exist_ok=True)
         writer = self._writer(session)
         if live is None:
-            live = Live(state=initial_state(session), cursor=Cursor(paths.transcript_path(self.root, session)))
+            live = Live(state=initial_state(session), cursor=Follower(paths.transcript_path(self.root, session)))
             self.sessions[session] = live
         if live.state.events == 0 and start is not None:
             data, warnings = start
@@ -307,17 +309,10 @@ class Daemon:
     def _archive_read(self, path: Path, stamp: str | None, archive_dir: Path) -> None:
         """Archive the file that was read — never a newer save that replaced it meanwhile (that one
         stays, and the watcher reports it, so a quick second save is never archived unread)."""
-        def stamp_of(p: Path) -> str | None:
-            try:
-                st = p.lstat()
-            except FileNotFoundError:
-                return None
-            return f"{st.st_ino}:{st.st_mtime_ns}"
-
-        if stamp is None or stamp_of(path) != stamp:
+        if stamp is None or filesig.stamp(path) != stamp:
             return
         kept = files.archive(path, archive_dir)
-        if stamp_of(kept) != stamp and not path.exists():  # replaced between the check and the move
+        if filesig.stamp(kept) != stamp and not path.exists():  # replaced between the check and the move
             os.rename(kept, path)
 
     # ------------------------------------------------------------ inbox: steering
@@ -330,7 +325,7 @@ class Daemon:
         got = self._read(path)
         if got is None:
             return
-        archive_dir = paths.session_dir(self.root, session) / "archive"
+        archive_dir = paths.archive_dir(self.root, session)
         writer = self._writer(session, live)
         if isinstance(got, files.InboxReject):
             source = got.source
@@ -340,7 +335,7 @@ class Daemon:
                 if source:
                     data["source"] = source.model_dump()
                 writer.append("error", data, from_="daemon", body=data["message"][:200])
-            files.archive(path, archive_dir / "rejected")
+            files.archive(path, archive_dir / paths.REJECTED)
             self._advance(session)
             return
         src = got.source.model_dump()
@@ -363,7 +358,7 @@ class Daemon:
         if live is None or live.state.spec is None:
             return
         self._advance(session)
-        target = paths.artifacts_dir(self.root, session) / "spec.md"
+        target = paths.spec_md_path(self.root, session)
         try:
             raw = target.read_bytes()
         except OSError:
@@ -377,9 +372,8 @@ class Daemon:
         if digest in live.spec_renders:
             target.write_text(current_text, encoding="utf-8")  # a stale copy from before a crash: refresh it
             return
-        st = target.stat()
-        source = InboxFile(name="artifacts/spec.md", sha256=hashlib.sha256(raw).hexdigest(), bytes=len(raw),
-                           stamp=f"{st.st_ino}:{st.st_mtime_ns}")
+        source = InboxFile(name=paths.SPEC_REL, sha256=hashlib.sha256(raw).hexdigest(), bytes=len(raw),
+                           stamp=stamp_of(target.stat()))
         if _source_key(source.model_dump(), None) in live.sources:
             return
         writer = self._writer(session, live)

@@ -21,6 +21,8 @@ from pydantic import BaseModel, ConfigDict
 from ulid import ULID
 
 from crumb.protocol.events import InboxFile
+from crumb.store import paths
+from crumb.store.filesig import stamp_of
 
 __all__ = [
     "ARCHIVE",
@@ -42,7 +44,7 @@ __all__ = [
 #: suggested archive folder inside an inbox: a dot-name, so the watcher ignores it.
 ARCHIVE = ".archive"
 #: sub-folder of an archive folder for files that were rejected (kept for the person to see).
-REJECTED = "rejected"
+REJECTED = paths.REJECTED
 #: beside a kept (rejected) file: the daemon's one-line reason, NAME.why.txt (the Studio shows it)
 WHY_SUFFIX = ".why.txt"
 
@@ -202,7 +204,7 @@ def read_inbox_file(path: Path, *, max_bytes: int) -> InboxRead | InboxReject | 
         return None
     if total != after.st_size or (before.st_size, before.st_mtime_ns) != (after.st_size, after.st_mtime_ns):
         return None  # still being written
-    source = InboxFile(name=name, sha256=digest.hexdigest(), bytes=total, stamp=f"{after.st_ino}:{after.st_mtime_ns}")
+    source = InboxFile(name=name, sha256=digest.hexdigest(), bytes=total, stamp=stamp_of(after))
     if total > max_bytes:
         return InboxReject(
             path=path,

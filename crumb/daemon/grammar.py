@@ -25,7 +25,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from crumb.protocol.events import ACTORS, ROLES
 from crumb.settings import Budgets
 
-__all__ = ["COMMANDS", "FRONT_MATTER_KEYS", "PitchRequest", "front_matter_value", "parse_pitch", "parse_steering"]
+__all__ = ["COMMANDS", "FRONT_MATTER_KEYS", "PitchFile", "front_matter_value", "parse_pitch", "parse_steering"]
 
 Item = tuple[str, dict[str, Any], int]
 
@@ -42,7 +42,7 @@ _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
 # ---------------------------------------------------------------- pitch
 
 
-class PitchRequest(BaseModel):
+class PitchFile(BaseModel):
     """A pitch file, understood: the pitch text and the choices its front matter made."""
 
     model_config = ConfigDict(extra="forbid")
@@ -100,7 +100,7 @@ def _binding_value(key: str, value: str, no: int) -> str:
     return value
 
 
-def parse_pitch(text: str) -> PitchRequest:
+def parse_pitch(text: str) -> PitchFile:
     """Split optional front matter (between two '---' lines at the top) from the pitch.
 
     Raises ValueError with one line naming the problem and the fix.
@@ -165,7 +165,7 @@ def parse_pitch(text: str) -> PitchRequest:
     pitch = "\n".join(lines[body_from:]).strip()
     if not pitch:
         raise ValueError("the pitch is empty: write one line describing the game (e.g. '60-second snake')")
-    return PitchRequest(pitch=pitch, bindings=bindings, **fields)
+    return PitchFile(pitch=pitch, bindings=bindings, **fields)
 
 
 # ---------------------------------------------------------------- steering

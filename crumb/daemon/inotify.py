@@ -16,17 +16,14 @@ from typing import Any, Protocol
 
 from crumb.daemon.files import is_ignored, is_regular
 from crumb.daemon.poller import FileKind
+from crumb.store import paths
 
 __all__ = ["ARTIFACTS", "INBOX", "SESSIONS", "SPEC", "TRANSCRIPT", "Inotify", "InotifyReports"]
 
 log = logging.getLogger(__name__)
 
 # the names a watched folder's events are matched against
-TRANSCRIPT = "transcript.jsonl"
-SPEC = "spec.md"
-INBOX = "inbox"
-SESSIONS = "sessions"
-ARTIFACTS = "artifacts"
+TRANSCRIPT, SPEC, INBOX, SESSIONS, ARTIFACTS = paths.TRANSCRIPT, paths.SPEC_MD, paths.INBOX, paths.SESSIONS, paths.ARTIFACTS
 
 
 class InotifyReports(Protocol):

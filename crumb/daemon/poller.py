@@ -32,6 +32,8 @@ from stat import S_ISDIR
 from typing import Literal, Protocol
 
 from crumb.daemon.files import is_ignored
+from crumb.store import paths
+from crumb.store.filesig import FileSig, signature
 
 __all__ = ["FileKind", "Poller", "PollReports"]
 
@@ -43,7 +45,6 @@ HOT_S = 60.0  # a session with a change this recent is checked in full every rou
 COLD_INBOX_EVERY = 2  # otherwise its inbox every this many rounds
 COLD_EVERY = 4  # and its transcript and spec.md every this many (a multiple of COLD_INBOX_EVERY)
 
-Sig = tuple[int, int, int]  # (size, mtime_ns, inode) of a file
 FileKind = Literal["pitch_file", "steer_file", "spec_edit"]
 
 
@@ -71,14 +72,6 @@ class PollReports(Protocol):
         ...
 
 
-def _lstat_sig(path: str) -> Sig | None:
-    try:
-        st = os.lstat(path)
-    except OSError:
-        return None
-    return (st.st_size, st.st_mtime_ns, st.st_ino)
-
-
 def _dir_sig(path: str) -> tuple[int, int] | None:
     """The folder's (inode, mtime_ns), or None when it is not there (or not a folder)."""
     try:
@@ -95,7 +88,7 @@ class _Listing:
     path: str
     sig: tuple[int, int] | None = None
     racy: bool = False
-    files: dict[str, Sig | None] = field(default_factory=dict)
+    files: dict[str, FileSig | None] = field(default_factory=dict)
 
     def changed(self, full: bool, *, dirs: bool = False) -> list[str] | None:
         """Names added since the last listing (None when the folder was not listed this round).
@@ -146,14 +139,14 @@ class _Session:
     inbox: _Listing = field(init=False)
     transcript_path: str = field(init=False)
     spec_path: str = field(init=False)
-    transcript: Sig | None = None
-    spec: Sig | None = None
+    transcript: FileSig | None = None
+    spec: FileSig | None = None
 
     def __post_init__(self) -> None:
         self.sid = self.path.name
-        self.inbox = _Listing(os.path.join(self.path, "inbox"))
-        self.transcript_path = os.path.join(self.path, "transcript.jsonl")
-        self.spec_path = os.path.join(self.path, "artifacts", "spec.md")
+        self.inbox = _Listing(os.path.join(self.path, paths.INBOX))
+        self.transcript_path = os.path.join(self.path, paths.TRANSCRIPT)
+        self.spec_path = os.path.join(self.path, paths.ARTIFACTS, paths.SPEC_MD)
 
 
 class Poller:
@@ -222,7 +215,7 @@ class Poller:
         kind: FileKind = "pitch_file" if session is None else "steer_file"
         for name, seen in list(listing.files.items()):
             path = os.path.join(listing.path, name)
-            sig = _lstat_sig(path)
+            sig = signature(path)
             if sig == seen:
                 continue
             listing.files[name] = sig
@@ -260,7 +253,7 @@ class Poller:
         sid = sess.sid
         changed = False
         if deep:
-            sig = _lstat_sig(sess.transcript_path)
+            sig = signature(sess.transcript_path)
             if sig != sess.transcript:
                 appeared = sess.transcript is None
                 sess.transcript, changed = sig, True
@@ -269,7 +262,7 @@ class Poller:
                     reports.transcript_changed(transcript, sid)
                     if appeared:
                         reports.transcript_appeared(sess.path)
-            sig = _lstat_sig(sess.spec_path)
+            sig = signature(sess.spec_path)
             if sig != sess.spec:
                 sess.spec, changed = sig, True
                 if report and sig is not None:

@@ -14,6 +14,7 @@ from pathlib import Path
 from pydantic import BaseModel
 
 from crumb.daemon.files import REJECTED, WHY_SUFFIX, why_name
+from crumb.store.filesig import signature_of
 from crumb.store.paths import inbox_dir
 
 HEAD_BYTES = 4096  # front matter sits at the top; a pitch rejected for its size is never read whole
@@ -37,7 +38,7 @@ def _session_of(entry: os.DirEntry[str]) -> str | None:
         st = entry.stat(follow_symlinks=False)
     except OSError:
         return None
-    key = (entry.name, st.st_ino, st.st_mtime_ns, st.st_size)
+    key = (entry.name, *signature_of(st))
     with _heads_lock:
         if key in _heads:
             return _heads[key]

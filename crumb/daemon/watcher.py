@@ -48,6 +48,7 @@ from pydantic import BaseModel, ConfigDict
 from crumb.daemon.files import is_ignored, is_regular
 from crumb.daemon.inotify import ARTIFACTS, INBOX, SESSIONS, SPEC, TRANSCRIPT, Inotify
 from crumb.daemon.poller import FileKind, Poller
+from crumb.store.filesig import signature, signature_of
 
 __all__ = ["WatchEvent", "WatchKind", "Watcher"]
 
@@ -204,7 +205,7 @@ class Watcher:
         given for files found by looking rather than by a close/rename, and skips a state already
         emitted, so a rescan does not repeat a save that was reported."""
         key = (kind, path)
-        sig = settled if settled is not None else _signature(path)
+        sig = settled if settled is not None else signature(path)
         if sig is not None and sig[0] == 0 and kind in _FILE_KINDS and is_regular(path):
             return  # an empty file is an editor between truncate and write, or a `touch`: not a message yet
         with self._lock:
@@ -228,7 +229,7 @@ class Watcher:
             st = os.lstat(path)
         except OSError:
             return
-        sig = (st.st_size, st.st_mtime_ns, st.st_ino)
+        sig = signature_of(st)
         if stat.S_ISDIR(st.st_mode):
             return  # folders inside an inbox are the daemon's (e.g. inbox/rejected/)
         if not stat.S_ISREG(st.st_mode) or time.time_ns() - st.st_mtime_ns >= self.settle_s * 1e9:
@@ -269,7 +270,7 @@ class Watcher:
                     st = os.lstat(event.path)
                 except OSError:
                     continue  # gone: nothing to read
-                if (st.st_size, st.st_mtime_ns, st.st_ino) == seen:
+                if signature_of(st) == seen:
                     self._emit(event.kind, event.path, event.session, settled=seen)
                 else:
                     self._settle(event.kind, event.path, event.session)
@@ -285,7 +286,7 @@ class Watcher:
     def _scan_session(self, sdir: Path) -> None:
         sid = sdir.name
         transcript = sdir / TRANSCRIPT
-        sig = _signature(transcript)
+        sig = signature(transcript)
         if sig is not None and transcript.is_file() and not transcript.is_symlink():
             self._emit("transcript", transcript, sid, settled=sig)  # only if it changed since last reported
         spec = sdir / ARTIFACTS / SPEC
@@ -362,7 +363,7 @@ class Watcher:
                 continue
             path = Path(entry.path)
             key: tuple[str, Path] = ("steer_file", path)
-            sig = _signature(path)
+            sig = signature(path)
             with self._lock:
                 if self._stopped:
                     return
@@ -379,9 +380,3 @@ def _scandir(folder: Path) -> list[os.DirEntry[str]]:
         return []
 
 
-def _signature(path: Path) -> tuple[int, int, int] | None:
-    try:
-        st = os.lstat(path)
-    except OSError:
-        return None
-    return (st.st_size, st.st_mtime_ns, st.st_ino)

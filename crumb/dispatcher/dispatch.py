@@ -28,15 +28,15 @@ from crumb.actors.harness.verifier_dir import prepare_verifier_dir
 from crumb.actors.base import ActorError, ActorRequest, ActorResult, Adapter, Binding, Limits, ProgressUpdate
 from crumb.dispatcher.manifest import measure
 from crumb.protocol.events import Meta, ResearchEvidence, ResearchPlan
+from crumb.protocol.errors import first_problem
 from crumb.protocol.game import Criterion, JudgeScore, Manifest, PitchReading, QAResult, Spec
 from crumb.protocol.spec_markdown import SpecRules, spec_markdown
-from crumb.settings import QASettings, Settings
+from crumb.reducer.effects import Cancel, Effect, QACheck, Record, RunActor
+from crumb.settings import Settings
 from crumb.store import paths
 from crumb.store.writer import TranscriptWriter
 
 log = logging.getLogger("crumb.dispatcher")
-
-Effect = dict[str, Any]
 
 
 def get_adapter(name: str) -> Adapter:
@@ -52,16 +52,6 @@ def get_adapter(name: str) -> Adapter:
 
         return LocalAdapter()
     raise ValueError(f"unknown harness {name!r}")
-
-
-def session_qa_settings(settings: dict[str, Any]) -> QASettings:
-    """The QA settings a session recorded in session.start (its [settings.qa]), over today's defaults for
-    any value it did not record; ValueError (naming the key) for a recorded value that is not valid."""
-    try:
-        return Settings().merged({"qa": dict((settings or {}).get("qa") or {})}).qa
-    except ValidationError as err:
-        first = err.errors()[0]
-        raise ValueError("qa." + ".".join(str(p) for p in first["loc"][1:]) + ": " + first["msg"]) from None
 
 
 def reading_for_agent(spec: Spec, pitch: str) -> PitchReading:
@@ -102,11 +92,11 @@ class Dispatcher:
 
     # ------------------------------------------------------------ plumbing
 
-    def writer(self, session: str, settings: dict[str, Any] | None = None) -> TranscriptWriter:
+    def writer(self, session: str, settings: Settings | None = None) -> TranscriptWriter:
         with self._lock:
             w = self._writers.get(session)
             if w is None:
-                fsync = ((settings or {}).get("store") or {}).get("fsync", "always")
+                fsync = (settings or Settings()).store.fsync
                 w = TranscriptWriter(paths.transcript_path(self.root, session), session, fsync=fsync)
                 self._writers[session] = w
             return w
@@ -124,17 +114,18 @@ class Dispatcher:
                 self._qa = QARunner()  # the browser is shared; each check brings its session's settings
             return self._qa
 
-    def submit(self, session: str, effect: Effect, settings: dict[str, Any]) -> Future[None] | None:
-        """Run an effect in the background. A running effect is never started twice."""
-        if effect["kind"] == "cancel":
-            for target in effect.get("targets", []):
+    def submit(self, session: str, effect: Effect, settings: Settings) -> Future[None] | None:
+        """Run an effect in the background (`settings`: the session's, from its state). A running
+        effect is never started twice."""
+        if isinstance(effect, Cancel):
+            for target in effect.targets:
                 self.cancel(target)
             return None
         with self._lock:
-            if effect["id"] in self._running:
+            if effect.id in self._running:
                 return None
-            self._running.add(effect["id"])
-            self._cancels[effect["id"]] = threading.Event()
+            self._running.add(effect.id)
+            self._cancels[effect.id] = threading.Event()
         return self._pool.submit(self._guarded, session, effect, settings)
 
     def cancel(self, effect_id: str) -> None:
@@ -169,82 +160,81 @@ class Dispatcher:
                 log.exception("closing QA runner")
         return left
 
-    def _guarded(self, session: str, effect: Effect, settings: dict[str, Any]) -> None:
+    def _guarded(self, session: str, effect: RunActor | QACheck | Record, settings: Settings) -> None:
         try:
             self.execute(session, effect, settings)
         except Exception:  # noqa: BLE001 - one broken effect must never take the daemon down
-            log.error("effect %s of %s failed:\n%s", effect["id"], session, traceback.format_exc())
+            log.error("effect %s of %s failed:\n%s", effect.id, session, traceback.format_exc())
         finally:
             with self._lock:
-                self._running.discard(effect["id"])
-                self._cancels.pop(effect["id"], None)
+                self._running.discard(effect.id)
+                self._cancels.pop(effect.id, None)
 
     # ------------------------------------------------------------ effects
 
-    def execute(self, session: str, effect: Effect, settings: dict[str, Any]) -> None:
-        kind = effect["kind"]
-        if kind == "record":
-            ev = effect["event"]
-            source = "validator" if ev["kind"] == "audit" else "dispatcher"
-            self.append(session, ev["kind"], ev["data"], from_=source, body=ev.get("body", ""), effect=effect["id"])
-        elif kind == "qa_check":
-            self._qa_check(session, effect, settings)
-        elif kind == "run_actor":
-            self._run_actor(session, effect, settings)
-        else:
-            log.warning("unknown effect kind %r ignored", kind)
+    def execute(self, session: str, effect: Effect, settings: Settings) -> None:
+        match effect:
+            case Record(event=ev):
+                source = "validator" if ev.kind == "audit" else "dispatcher"
+                self.append(session, ev.kind, ev.data, from_=source, body=ev.body, effect=effect.id)
+            case QACheck():
+                self._qa_check(session, effect, settings)
+            case RunActor():
+                self._run_actor(session, effect, settings)
+            case Cancel(targets=targets):
+                for target in targets:
+                    self.cancel(target)
 
-    def _qa_check(self, session: str, effect: Effect, settings: dict[str, Any]) -> None:
+    def _qa_check(self, session: str, effect: QACheck, settings: Settings) -> None:
         sdir = paths.session_dir(self.root, session)
-        manifest = Manifest.model_validate(effect["manifest"])
+        manifest = Manifest.model_validate(effect.manifest)
         started = time.monotonic()
         try:
-            qa_settings = session_qa_settings(settings)
-            criteria = [Criterion.model_validate(c) for c in effect.get("criteria") or []]
+            criteria = [Criterion.model_validate(c) for c in effect.criteria]
             result: QAResult = self.qa_runner().check(
                 sdir / manifest.dir,
                 entry=manifest.entry,
                 criteria=criteria,
                 manifest=manifest,
-                build_id=effect.get("build"),
-                out_dir=sdir / "artifacts" / "qa",
-                controls=effect.get("controls") or [],
-                settings=qa_settings,
+                build_id=effect.build,
+                out_dir=paths.qa_dir(self.root, session),
+                controls=effect.controls,
+                settings=settings.qa,
             )
         except Exception as err:  # noqa: BLE001 - QA's own crash is evidence too
-            result = QAResult(build=effect.get("build"), ok=False, error=f"QA crashed: {type(err).__name__}: {err}",
+            result = QAResult(build=effect.build, ok=False, error=f"QA crashed: {type(err).__name__}: {err}",
                               duration_ms=int((time.monotonic() - started) * 1000))
         body = "QA passed" if result.ok else f"QA failed: {(result.error or '; '.join(f.message for f in result.findings[:2]))[:180]}"
-        self.append(session, "qa.result", result, from_="qa", body=body, effect=effect["id"], parent=effect.get("build"),
+        self.append(session, "qa.result", result, from_="qa", body=body, effect=effect.id, parent=effect.build,
                     meta=Meta(harness="playwright", duration_ms=result.duration_ms))
 
-    def _work_dir(self, session: str, effect: Effect) -> Path:
+    def _work_dir(self, session: str, effect: RunActor) -> Path:
         """Where an actor may write: a private folder outside the session (mode 0700) for every role,
         holding only what it may see, so no agent can walk up to the transcript."""
         sdir = paths.session_dir(self.root, session)
-        actor = effect["actor"]
+        actor = effect.actor
         if actor == "builder":
             work = Path(tempfile.mkdtemp(prefix="crumb-build-"))
-            copy_regular_files(sdir / "artifacts" / "game", work)  # a fix edits the game as it stands
+            copy_regular_files(paths.game_dir(self.root, session), work)  # a fix edits the game as it stands
             return work
         if actor == "verifier":
-            manifest = (effect["input"].get("build") or {}).get("manifest") or {}
+            manifest = (effect.input.get("build") or {}).get("manifest") or {}
             base = Path(tempfile.mkdtemp(prefix="crumb-verify-")) / "work"
-            return prepare_verifier_dir(base, effect["input"], sdir / manifest.get("dir", "artifacts/game"))
+            return prepare_verifier_dir(base, effect.input, sdir / manifest.get("dir", paths.GAME_REL))
         return Path(tempfile.mkdtemp(prefix=f"crumb-{actor}-"))
 
     @staticmethod
     def _publish_game(sdir: Path, work: Path) -> Path:
         """Move the previous game to artifacts/history/round-N and put the builder's regular files in its place."""
-        game = sdir / "artifacts" / "game"
+        game = sdir / paths.GAME_REL
         if game.exists() and any(game.iterdir()):
-            history = sdir / "artifacts" / "history"
+            history = game.with_name("history")
             history.mkdir(parents=True, exist_ok=True)
             n = 1
             while (history / f"round-{n}").exists():
                 n += 1
             game.rename(history / f"round-{n}")
-        staging = sdir / "artifacts" / ".game-next"
+        staging = game.with_name(".game-next")
         shutil.rmtree(staging, ignore_errors=True)
         copy_regular_files(work, staging)
         if game.exists():
@@ -252,12 +242,12 @@ class Dispatcher:
         staging.rename(game)
         return game
 
-    def _run_actor(self, session: str, effect: Effect, settings: dict[str, Any]) -> None:
-        actor = effect["actor"]
+    def _run_actor(self, session: str, effect: RunActor, settings: Settings) -> None:
+        actor = effect.actor
         try:
-            binding = _binding(effect.get("binding") or {})
+            binding = _binding(effect.binding)
         except ValueError as err:  # e.g. a /swap to a harness that does not exist
-            binding = Binding(harness=str((effect.get("binding") or {}).get("harness")), origin="user")
+            binding = Binding(harness=str(effect.binding.get("harness")), origin="user")
             bad: str | None = _one_line(err)
         else:
             bad = None
@@ -265,19 +255,18 @@ class Dispatcher:
         if bad is None and binding.origin == "user" and isinstance(command, str) and not local_only.is_allowed(self.root, command):
             bad = local_only.refusal(actor, command, "a /swap")  # steering comes from files anyone may drop
         sdir = paths.session_dir(self.root, session)
-        log_path = sdir / "logs" / f"{effect['id'].replace('.', '-')}-{actor}.log"
+        log_path = paths.logs_dir(self.root, session) / f"{effect.id.replace('.', '-')}-{actor}.log"
         log_path.parent.mkdir(parents=True, exist_ok=True)
-        common = {"effect_id": effect["id"], "kind": "run_actor", "actor": actor, "adapter": binding.harness,
-                  "attempt": effect.get("attempt", 1), "log": log_path.relative_to(sdir).as_posix()}
-        self.append(session, "effect.started", common, body=f"{actor} started on {binding.harness}", effect=effect["id"])
-        cancel = self._cancels.get(effect["id"]) or threading.Event()
-        limits_cfg = settings.get("actors") or {}
+        common = {"effect_id": effect.id, "kind": "run_actor", "actor": actor, "adapter": binding.harness,
+                  "attempt": effect.attempt, "log": log_path.relative_to(sdir).as_posix()}
+        self.append(session, "effect.started", common, body=f"{actor} started on {binding.harness}", effect=effect.id)
+        cancel = self._cancels.get(effect.id) or threading.Event()
         started = time.monotonic()
 
         def progress(update: ProgressUpdate) -> None:  # adapters throttle and merge; nothing is dropped here
-            self.append(session, "progress", {"effect_id": effect["id"], "actor": actor, "message": update.message[:2000],
+            self.append(session, "progress", {"effect_id": effect.id, "actor": actor, "message": update.message[:2000],
                                               "tool": update.tool, "files": update.files[:50]},
-                        from_=actor, body=update.message[:200], effect=effect["id"])
+                        from_=actor, body=update.message[:200], effect=effect.id)
 
         work_dir: Path | None = None
         try:
@@ -286,9 +275,9 @@ class Dispatcher:
             binding = rooted(binding, self.root)  # `command:./my-agent` means the project's, not the daemon's cwd
             work_dir = self._work_dir(session, effect)
             request = ActorRequest(
-                role=actor, session=session, effect_id=effect["id"], work_dir=work_dir, input=effect["input"],
-                binding=binding, limits=Limits(**{k: v for k, v in limits_cfg.items() if k in ("wall_s", "idle_s")}),
-                log_path=log_path, settings=session_settings(settings), read_only=self._read_only(),
+                role=actor, session=session, effect_id=effect.id, work_dir=work_dir, input=effect.input,
+                binding=binding, limits=Limits(wall_s=settings.actors.wall_s, idle_s=settings.actors.idle_s),
+                log_path=log_path, settings=settings, read_only=self._read_only(),
             )
             adapter = self._adapter_lookup(binding.harness)
             result = adapter.run(request, progress, cancel)
@@ -307,7 +296,7 @@ class Dispatcher:
             message = _one_line(err)
             usage = err.usage if isinstance(err, ActorError) else Meta(harness=binding.harness)
             self.append(session, "effect.failed", {**common, "error": message}, body=f"{actor} failed: {message[:150]}",
-                        effect=effect["id"], meta=usage)
+                        effect=effect.id, meta=usage)
         finally:
             if work_dir is not None:
                 shutil.rmtree(work_dir.parent if actor == "verifier" else work_dir, ignore_errors=True)
@@ -315,12 +304,12 @@ class Dispatcher:
     def _read_only(self) -> list[Path]:
         """What an agent's process may not write: every transcript, the inbox, CRUMB's state, crumb.toml."""
         return [paths.sessions_dir(self.root), paths.inbox_dir(self.root), paths.state_dir(self.root),
-                self.root / "crumb.toml", self.root / "presets"]
+                paths.config_path(self.root), paths.presets_dir(self.root)]
 
-    def _record_result(self, session: str, effect: Effect, actor: str, result: ActorResult, usage: Meta, work_dir: Path) -> None:
+    def _record_result(self, session: str, effect: RunActor, actor: str, result: ActorResult, usage: Meta, work_dir: Path) -> None:
         payload = result.payload
         sdir = paths.session_dir(self.root, session)
-        eid = effect["id"]
+        eid = effect.id
         if actor == "planner":
             if "research" in payload and "spec" not in payload:
                 plan = ResearchPlan.model_validate(payload["research"])
@@ -330,9 +319,9 @@ class Dispatcher:
             if "spec" not in payload:
                 raise ActorError("the planner returned neither a spec nor a research plan")
             spec = Spec.model_validate(payload["spec"])
-            if (effect.get("binding") or {}).get("harness", "local") != "local" or spec.reading is None:
+            if effect.binding.get("harness", "local") != "local" or spec.reading is None:
                 # an agent's spec: CRUMB reads the pitch itself, so no stated number is dropped unseen
-                spec = spec.model_copy(update={"reading": reading_for_agent(spec, str(effect["input"].get("pitch", "")))})
+                spec = spec.model_copy(update={"reading": reading_for_agent(spec, str(effect.input.get("pitch", "")))})
             self.append(session, "spec", spec, from_="planner", body=f"{spec.title} ({spec.genre}, {len(spec.criteria)} criteria)",
                         effect=eid, meta=usage)
             self._write_spec_md(sdir, spec.model_dump(mode="json"))
@@ -352,8 +341,8 @@ class Dispatcher:
             manifest, measure_notes = measure(game, relative_to=sdir)
             measure_notes = links + measure_notes
             self.append(session, "build", {"manifest": manifest.model_dump(mode="json"), "notes": notes + measure_notes,
-                                           "spec": effect["input"].get("spec_id")},
-                        from_="builder", body=f"round {effect['input'].get('round')}: {len(manifest.files)} files",
+                                           "spec": effect.input.get("spec_id")},
+                        from_="builder", body=f"round {effect.input.get('round')}: {len(manifest.files)} files",
                         effect=eid, meta=usage)
         elif actor == "verifier":
             judge = JudgeScore.model_validate(payload.get("judge") or {})
@@ -362,21 +351,11 @@ class Dispatcher:
 
     @staticmethod
     def _write_spec_md(sdir: Path, spec: dict[str, Any]) -> None:
-        target = sdir / "artifacts" / "spec.md"
+        target = sdir / paths.SPEC_REL
         target.parent.mkdir(parents=True, exist_ok=True)
         tmp = target.with_name(".spec.md.crumb-tmp")
         tmp.write_text(spec_markdown(Spec.model_validate(spec)), encoding="utf-8")
         tmp.replace(target)
-
-
-def session_settings(settings: dict[str, Any]) -> Settings:
-    """The Settings a session recorded at its start; a section this version does not know is left out."""
-    known = {k: v for k, v in (settings or {}).items() if k in Settings.model_fields and isinstance(v, dict)}
-    try:
-        return Settings().merged(known)
-    except ValueError:
-        log.warning("session settings do not validate; using the defaults for this run")
-        return Settings()
 
 
 def copy_regular_files(src: Path, dest: Path) -> None:
@@ -408,7 +387,5 @@ def _binding(raw: dict[str, Any]) -> Binding:
 
 def _one_line(err: BaseException) -> str:
     if isinstance(err, ValidationError):
-        first = err.errors()[0]
-        where = ".".join(str(p) for p in first["loc"])
-        return f"invalid {err.title} from the actor: {where}: {first['msg']}"
+        return f"invalid {err.title} from the actor: {first_problem(err)}"
     return " ".join(str(err).split())[:1000] or type(err).__name__

@@ -362,17 +362,15 @@ class Envelope(BaseModel):
 
 
 def _typed(kind: str, data_model: type[BaseModel]) -> type[Envelope]:
-    name = "Event_" + kind.replace(".", "_")
-    return create_model(  # type: ignore[call-overload,no-any-return]
-        name,
-        __base__=Envelope,
-        kind=(Literal[kind], ...),  # type: ignore[valid-type]
-        data=(data_model, ...),
-    )
+    """The envelope of one kind: `kind` fixed to it, `data` its model (built at import, hence Any below:
+    a Literal of a run-time value and a Union of run-time classes are not static types)."""
+    fields: dict[str, Any] = {"kind": (Literal[kind], ...), "data": (data_model, ...)}
+    model: type[Envelope] = create_model("Event_" + kind.replace(".", "_"), __base__=Envelope, **fields)
+    return model
 
 
 TYPED: dict[str, type[Envelope]] = {k: _typed(k, m) for k, m in KINDS.items()}
-AnyEvent = Annotated[Union[tuple(TYPED.values())], Field(discriminator="kind")]  # type: ignore[valid-type]
+AnyEvent: Any = Annotated[Union[tuple(TYPED.values())], Field(discriminator="kind")]
 event_adapter: TypeAdapter[Envelope] = TypeAdapter(AnyEvent)
 
 

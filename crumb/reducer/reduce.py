@@ -1,35 +1,43 @@
 """The reducer: (state, event) → (state, effects). Pure: no I/O, no clock, no environment, no randomness.
 
-Time comes from event timestamps. Effects are plain dicts whose ids are derived from the event that
-caused them ("<event id>.<n>"), so a re-dispatched effect's duplicate result is recognised and ignored.
-Pending effects are part of the state: after a crash, replay yields exactly what is left to do.
-
-Effect kinds
-  run_actor  run a role through its current adapter; closed by the role's result or effect.failed
-  qa_check   run deterministic QA on a build; closed by qa.result
-  record     append `event` as given (audit, done, circuit, notes, errors); closed by that event
-  cancel     stop the runs named in `targets` (fire and forget: not pending)
+Time comes from event timestamps. Effects are typed structs (crumb/reducer/effects.py: RunActor,
+QACheck, Record, Cancel) whose ids are derived from the event that caused them ("<event id>.<n>"), so
+a re-dispatched effect's duplicate result is recognised and ignored. Pending effects are part of the
+state: after a crash, replay yields exactly what is left to do.
 """
 
 from __future__ import annotations
 
 import copy
+from collections.abc import Callable
 from datetime import datetime, timedelta, timezone
 from typing import Any
 
+import msgspec
+
 from crumb.protocol.events import ACTORS, KINDS
+from crumb.reducer.effects import (
+    BindingData,
+    Cancel,
+    Effect,
+    Pending,
+    QACheck,
+    Record,
+    RecordedEvent,
+    RunActor,
+)
 from crumb.reducer.played import fell_back, played_by, played_note
-from crumb.reducer.state import HISTORY, SessionState
+from crumb.reducer.state import HISTORY, BuildRef, EventRef, GoalRef, SessionState
 from crumb.reducer.validator import validate
+from crumb.settings import recorded_settings
 
 Event = dict[str, Any]
-Effect = dict[str, Any]
 
-RUN_CLOSES = {
-    "planner": ["spec", "research.plan", "effect.failed"],
-    "researcher": ["research.evidence", "effect.failed"],
-    "builder": ["build", "effect.failed"],
-    "verifier": ["judge.score", "effect.failed"],
+RUN_CLOSES: dict[str, tuple[str, ...]] = {
+    "planner": ("spec", "research.plan", "effect.failed"),
+    "researcher": ("research.evidence", "effect.failed"),
+    "builder": ("build", "effect.failed"),
+    "verifier": ("judge.score", "effect.failed"),
 }
 PHASE_OF_ACTOR = {"planner": "planning", "researcher": "researching", "builder": "building", "verifier": "verifying", "qa": "qa"}
 # events written for an effect that report on it without closing it
@@ -97,7 +105,7 @@ def apply(state: SessionState, event: Event) -> list[Effect]:
     ctx: _Ctx | None = None
     effect_id = event.get("effect")
     effect = state.pending.get(effect_id) if effect_id is not None else None
-    if effect_id is not None and (effect is None or kind not in effect["closes"]):
+    if effect_id is not None and (effect is None or kind not in effect.closes):
         if kind not in AUX_KINDS:
             state.duplicates += 1  # a result for an effect already closed, or never issued
             return []
@@ -108,7 +116,7 @@ def apply(state: SessionState, event: Event) -> list[Effect]:
         if not state.session:
             state.session = event.get("session", "")
         if effect is not None:
-            del state.pending[effect_id]
+            del state.pending[effect.id]
             _on_result(state, ctx, effect, kind, _data(event))
         elif state.done is not None:
             _after_done(state, ctx, kind, _data(event))
@@ -149,6 +157,7 @@ def _canonical(ts: str) -> str | None:
 
 
 def _add_usage(state: SessionState, meta: Any) -> bool:
+    """Count a result's reported tokens and dollars; True when either grew (budgets to check)."""
     if type(meta) is not dict:
         return False
     changed = False
@@ -157,7 +166,7 @@ def _add_usage(state: SessionState, meta: Any) -> bool:
         state.tokens += tokens
         changed = True
     cost = meta.get("cost_usd")
-    if type(cost) in (int, float) and cost > 0:
+    if (type(cost) is float or type(cost) is int) and cost > 0:
         state.cost_usd += float(cost)
         changed = True
     return changed
@@ -165,14 +174,14 @@ def _add_usage(state: SessionState, meta: Any) -> bool:
 
 def _set_limits(state: SessionState) -> None:
     """Budget limits and the wall-clock check points, as timestamps comparable as text."""
-    budgets = state.settings.get("budgets") or {}
-    state.limits = {k: float(v) for k, v in budgets.items() if k != "warn_at"}
+    budgets = state.settings.budgets
+    state.limits = {k: float(v) for k, v in budgets.model_dump().items() if k != "warn_at"}
     state.limits.update(state.budget_overrides)
     state.wall_check = None
     wall = state.limits.get("wall_s")
     if wall is not None and state.started_at is not None:
         start = _ts(state.started_at)
-        warn_at = float(budgets.get("warn_at", 0.8))
+        warn_at = budgets.warn_at
         at = wall if "wall_s" in state.warned else wall * warn_at
         state.wall_check = _iso(start + timedelta(seconds=at))
 
@@ -182,7 +191,7 @@ def _limit(state: SessionState, name: str) -> float:
 
 
 def _check_usage_budgets(state: SessionState, ctx: _Ctx, *, usage: bool, wall: bool) -> None:
-    warn_at = float(state.settings.get("budgets", {}).get("warn_at", 0.8))
+    warn_at = state.settings.budgets.warn_at
     used: dict[str, float] = {}
     if usage:
         used["tokens"], used["cost_usd"] = float(state.tokens), state.cost_usd
@@ -209,11 +218,11 @@ def _remember_error(state: SessionState, message: str) -> None:
 # ====================================================================== issuing effects
 
 
-def _binding(state: SessionState, actor: str) -> dict[str, Any]:
+def _binding(state: SessionState, actor: str) -> BindingData:
     return _chain(state, actor)[_index(state, actor)]
 
 
-def _chain(state: SessionState, actor: str) -> list[dict[str, Any]]:
+def _chain(state: SessionState, actor: str) -> list[BindingData]:
     return state.bindings.get(actor) or [{"harness": "local"}]
 
 
@@ -222,14 +231,14 @@ def _index(state: SessionState, actor: str) -> int:
     return min(state.adapter_index.get(actor, 0), len(_chain(state, actor)) - 1)
 
 
-def _issue(state: SessionState, ctx: _Ctx, effect: Effect) -> None:
-    actor = effect.get("actor") or "qa"
+def _issue(state: SessionState, ctx: _Ctx, effect: RunActor | QACheck) -> None:
+    actor = effect.actor
     state.phase = PHASE_OF_ACTOR.get(actor, state.phase)
     state.waiting_for = None
     if state.paused or actor in state.paused_actors:
         state.deferred.append(effect)
         return
-    state.pending[effect["id"]] = effect
+    state.pending[effect.id] = effect
     ctx.effects.append(effect)
 
 
@@ -237,33 +246,25 @@ def _run(state: SessionState, ctx: _Ctx, actor: str, inputs: dict[str, Any], att
     steering = state.steering.pop(actor, [])
     if steering:
         inputs = {**inputs, "steering": list(inputs.get("steering") or []) + steering}
-    effect = {
-        "id": ctx.new_id(),
-        "kind": "run_actor",
-        "actor": actor,
-        "attempt": attempt,
-        "binding": _binding(state, actor),
-        "index": _index(state, actor),
-        "input": inputs,
-        "closes": RUN_CLOSES[actor],
-    }
+    effect = RunActor(id=ctx.new_id(), actor=actor, attempt=attempt, binding=_binding(state, actor),
+                      index=_index(state, actor), input=inputs, closes=RUN_CLOSES[actor])
     state.last_runs[actor] = {"input": inputs}
     _issue(state, ctx, effect)
 
 
 def _record(state: SessionState, ctx: _Ctx, kind: str, data: dict[str, Any], body: str = "") -> None:
-    effect = {"id": ctx.new_id(), "kind": "record", "event": {"kind": kind, "data": data, "body": body}, "closes": [kind]}
-    state.pending[effect["id"]] = effect
+    effect = Record(id=ctx.new_id(), event=RecordedEvent(kind=kind, data=data, body=body), closes=(kind,))
+    state.pending[effect.id] = effect
     ctx.effects.append(effect)
 
 
 def _cancel_runs(state: SessionState, ctx: _Ctx) -> None:
-    targets = [eid for eid, e in state.pending.items() if e["kind"] in ("run_actor", "qa_check")]
+    targets = tuple(eid for eid, e in state.pending.items() if not isinstance(e, Record))
     for eid in targets:
         del state.pending[eid]
     state.deferred.clear()
     if targets:
-        ctx.effects.append({"id": ctx.new_id(), "kind": "cancel", "targets": targets})
+        ctx.effects.append(Cancel(id=ctx.new_id(), targets=targets))
 
 
 def _finish(state: SessionState, ctx: _Ctx, reason: str, detail: str = "", verdict: str | None = None) -> None:
@@ -282,13 +283,17 @@ def _finish(state: SessionState, ctx: _Ctx, reason: str, detail: str = "", verdi
 # ---------------------------------------------------------------- role inputs (projections)
 
 
+def _id(ref: GoalRef | EventRef | None) -> str | None:
+    return ref["id"] if ref is not None else None
+
+
 def _planner_input(state: SessionState, feedback: str | None = None) -> dict[str, Any]:
     return {
-        "pitch": (state.goal or {}).get("pitch", ""),
+        "pitch": state.pitch,
         "seed": state.seed,
         "evidence": list(state.evidence),
         "feedback": feedback,
-        "previous_spec": (state.spec or {}).get("data"),
+        "previous_spec": state.spec["data"] if state.spec is not None else None,
         "steering": [],
     }
 
@@ -306,7 +311,7 @@ def _run_builder(state: SessionState, ctx: _Ctx, feedback: str | None = None) ->
         "spec": state.spec["data"],
         "spec_id": state.spec["id"],
         "feedback": feedback,
-        "qa": (state.qa or {}).get("data") if feedback else None,
+        "qa": state.qa["data"] if feedback and state.qa is not None else None,
         "steering": [],
         "round": state.round,
         "fault": state.fault if state.round == 1 else None,
@@ -318,17 +323,9 @@ def _run_qa(state: SessionState, ctx: _Ctx) -> None:
     if state.build is None:
         _run_builder(state, ctx)
         return
-    spec = (state.spec or {}).get("data") or {}
-    effect = {
-        "id": ctx.new_id(),
-        "kind": "qa_check",
-        "actor": "qa",
-        "build": state.build["id"],
-        "manifest": state.build["manifest"],
-        "criteria": spec.get("criteria") or [],
-        "controls": _qa_controls(spec.get("controls") or {}),
-        "closes": ["qa.result"],
-    }
+    spec = state.spec_data
+    effect = QACheck(id=ctx.new_id(), build=state.build["id"], manifest=state.build["manifest"],
+                     criteria=spec.get("criteria") or [], controls=_qa_controls(spec.get("controls") or {}))
     _issue(state, ctx, effect)
 
 
@@ -347,9 +344,10 @@ def _run_verifier(state: SessionState, ctx: _Ctx) -> None:
         return
     state.verifies += 1
     _run(state, ctx, "verifier", {
-        "goal": {"id": (state.goal or {}).get("id"), "pitch": (state.goal or {}).get("pitch", "")},
-        "spec": {"id": (state.spec or {}).get("id"), **((state.spec or {}).get("data") or {})},
-        "build": {"id": (state.build or {}).get("id"), "manifest": (state.build or {}).get("manifest")},
+        "goal": {"id": _id(state.goal), "pitch": state.pitch},
+        "spec": {"id": _id(state.spec), **state.spec_data},
+        "build": {"id": state.build["id"], "manifest": state.build["manifest"]} if state.build is not None
+                 else {"id": None, "manifest": None},
         "qa": {"id": state.qa["id"], **state.qa["data"]},
     })
 
@@ -373,33 +371,35 @@ def _redesign(state: SessionState, ctx: _Ctx, feedback: str) -> None:
 # ====================================================================== results of effects
 
 
-def _on_result(state: SessionState, ctx: _Ctx, effect: Effect, kind: str, data: dict[str, Any]) -> None:
+def _on_result(state: SessionState, ctx: _Ctx, effect: Pending, kind: str, data: dict[str, Any]) -> None:
     event = ctx.event
-    actor = effect.get("actor")
-    if kind == "effect.failed":
-        _on_failure(state, ctx, effect, data)
-        return
-    if actor:
-        state.failures[actor] = 0
-    if kind in RESULT_KINDS and actor in RUN_CLOSES and effect.get("kind") == "run_actor":
-        state.played[actor] = played_by(effect, event.get("meta"), _chain(state, actor))
+    run = effect if isinstance(effect, RunActor) else None
+    if not isinstance(effect, Record):
+        if kind == "effect.failed":
+            _on_failure(state, ctx, effect, data)
+            return
+        state.failures[effect.actor] = 0
+    if run is not None and kind in RESULT_KINDS and run.actor in RUN_CLOSES:
+        state.played[run.actor] = played_by(run.binding, run.index, event.get("meta"), _chain(state, run.actor))
     if kind == "research.plan":
-        _run(state, ctx, "researcher", {"pitch": (state.goal or {}).get("pitch", ""), "plan": data})
+        _run(state, ctx, "researcher", {"pitch": state.pitch, "plan": data})
     elif kind == "research.evidence":
         state.evidence = list(data.get("items") or [])[:HISTORY]
-        _run_planner(state, ctx, effect.get("input", {}).get("feedback"))
+        _run_planner(state, ctx, run.input.get("feedback") if run is not None else None)
     elif kind == "spec":
         state.spec = {"id": event["id"], "data": data}
-        _run_builder(state, ctx, (effect.get("input") or {}).get("feedback"))
+        _run_builder(state, ctx, run.input.get("feedback") if run is not None else None)
     elif kind == "build":
-        state.build = {"id": event["id"], "manifest": data.get("manifest") or {}, "spec": data.get("spec")}
+        build: BuildRef = {"id": event["id"], "manifest": data.get("manifest") or {}, "spec": data.get("spec")}
+        state.build = build
         _run_qa(state, ctx)
     elif kind == "qa.result":
         state.qa = {"id": event["id"], "data": data}
         _run_verifier(state, ctx)
     elif kind == "judge.score":
         state.judge = {"id": event["id"], "data": data}
-        _audit(state, ctx, effect, data)
+        if run is not None:
+            _audit(state, ctx, run, data)
     elif kind == "audit":
         _route_verdict(state, ctx, data)
     elif kind == "circuit.opened":
@@ -426,23 +426,23 @@ def _aux(state: SessionState, kind: str, data: dict[str, Any]) -> None:
         _remember_error(state, str(data.get("message", "")))
 
 
-def _audit(state: SessionState, ctx: _Ctx, effect: Effect, judge: dict[str, Any]) -> None:
-    inputs = effect.get("input") or {}
+def _audit(state: SessionState, ctx: _Ctx, effect: RunActor, judge: dict[str, Any]) -> None:
+    inputs = effect.input
     input_ids = [x for x in (
         (inputs.get("goal") or {}).get("id"), (inputs.get("spec") or {}).get("id"),
         (inputs.get("build") or {}).get("id"), (inputs.get("qa") or {}).get("id"),
     ) if x]
     result = validate(
         judge,
-        qa=(state.qa or {}).get("data"),
-        spec=(state.spec or {}).get("data"),
-        build=state.build,
+        qa=state.qa["data"] if state.qa is not None else None,
+        spec=state.spec["data"] if state.spec is not None else None,
+        build=dict(state.build) if state.build is not None else None,
         input_ids=input_ids,
-        judge_provider=(effect.get("binding") or {}).get("provider"),
+        judge_provider=effect.binding.get("provider"),
         builder_provider=_binding(state, "builder").get("provider"),
-        settings=state.settings,
+        settings=state.settings.judge,
     )
-    data = {"judge": ctx.event["id"], "qa": (state.qa or {}).get("id"), **result}
+    data = {"judge": ctx.event["id"], "qa": _id(state.qa), **result}
     n = len(result["corrections"])
     _record(state, ctx, "audit", data, body=f"{result['verdict']} ({n} correction{'s' if n != 1 else ''})")
 
@@ -472,18 +472,17 @@ def _route_verdict(state: SessionState, ctx: _Ctx, audit: dict[str, Any]) -> Non
         _fix(state, ctx, feedback or f"{verdict}: fix")
 
 
-def _on_failure(state: SessionState, ctx: _Ctx, effect: Effect, data: dict[str, Any]) -> None:
-    actor = effect.get("actor") or "qa"
+def _on_failure(state: SessionState, ctx: _Ctx, effect: RunActor | QACheck, data: dict[str, Any]) -> None:
+    actor = effect.actor
     state.failures[actor] = state.failures.get(actor, 0) + 1
     _remember_error(state, f"{actor}: {data.get('error') or 'failed'}")
-    threshold = int(state.settings.get("circuit", {}).get("failures", 3))
-    if state.failures[actor] < threshold:
-        _issue(state, ctx, {**effect, "id": ctx.new_id(), "attempt": effect.get("attempt", 1) + 1})
+    if state.failures[actor] < state.settings.circuit.failures:
+        _issue(state, ctx, msgspec.structs.replace(effect, id=ctx.new_id(), attempt=effect.attempt + 1))
         return
-    if effect["kind"] != "run_actor":
+    if not isinstance(effect, RunActor):
         _finish(state, ctx, "error", f"{actor} failed {state.failures[actor]} times in a row: {data.get('error')}")
         return
-    state.last_runs[actor] = {"input": effect.get("input") or {}}
+    state.last_runs[actor] = {"input": effect.input}
     binding = _binding(state, actor)
     _record(state, ctx, "circuit.opened", {
         "actor": actor, "adapter": binding.get("harness", "local"),
@@ -524,7 +523,9 @@ def _on_swapped(state: SessionState, ctx: _Ctx, data: dict[str, Any]) -> None:
 
 
 def _on_session_start(state: SessionState, ctx: _Ctx, data: dict[str, Any]) -> None:
-    state.settings = copy.deepcopy(data.get("settings") or {})  # the state never aliases an event
+    state.settings, problems = recorded_settings(data.get("settings"))  # a new object: the state never aliases an event
+    for problem in problems:
+        _refuse(state, ctx, problem)
     state.bindings = copy.deepcopy(data.get("bindings") or {})
     state.adapter_index = {role: 0 for role in state.bindings}
     state.preset = data.get("preset", "local")
@@ -569,8 +570,8 @@ def _on_intervene(state: SessionState, ctx: _Ctx, data: dict[str, Any]) -> None:
 
 def _on_approve(state: SessionState, ctx: _Ctx, data: dict[str, Any]) -> None:
     if state.waiting_for == "approval":
-        last = state.verdicts[-1] if state.verdicts else {}
-        _finish(state, ctx, "approved", "a person approved the PARTIAL verdict", last.get("verdict"))
+        last = state.verdicts[-1]["verdict"] if state.verdicts else None
+        _finish(state, ctx, "approved", "a person approved the PARTIAL verdict", last)
     else:
         _refuse(state, ctx, f"nothing to approve: the session is {state.phase}; /approve answers a PARTIAL verdict")
 
@@ -613,7 +614,7 @@ def _goto(state: SessionState, ctx: _Ctx, actor: str, why: str) -> None:
     elif actor == "verifier":
         _run_verifier(state, ctx)
     elif actor == "researcher":
-        _run(state, ctx, "researcher", {"pitch": (state.goal or {}).get("pitch", ""),
+        _run(state, ctx, "researcher", {"pitch": state.pitch,
                                         "plan": {"questions": ["which genre fits this pitch?"], "reason": why}})
 
 
@@ -623,8 +624,9 @@ def _on_goto(state: SessionState, ctx: _Ctx, data: dict[str, Any]) -> None:
 
 def _on_swap(state: SessionState, ctx: _Ctx, data: dict[str, Any]) -> None:
     actor = str(data.get("actor"))
-    binding = {"harness": data.get("harness"), "model": data.get("model"), "origin": "user"}
-    chain = list(state.bindings.get(actor) or [{"harness": "local"}])
+    harness: Any = data.get("harness")  # None only in a transcript edited by hand: the writer requires one
+    binding: BindingData = {"harness": harness, "model": data.get("model"), "origin": "user"}
+    chain: list[BindingData] = list(state.bindings.get(actor) or [{"harness": "local"}])
     state.bindings[actor] = [binding] + [b for b in chain if b.get("harness") != binding["harness"]]
     state.adapter_index[actor] = 0
     state.failures[actor] = 0
@@ -685,7 +687,7 @@ def _refuse(state: SessionState, ctx: _Ctx, message: str) -> None:
 
 def _after_done(state: SessionState, ctx: _Ctx, kind: str, data: dict[str, Any]) -> None:
     """A finished session stays finished; a person's command still gets an answer, /redo reopens."""
-    reason = (state.done or {}).get("reason")
+    reason = state.done["reason"] if state.done is not None else None
     if kind == "user.redo" and reason != "cancelled":
         state.done = None
         state.phase = "new"
@@ -703,7 +705,7 @@ def _after_done(state: SessionState, ctx: _Ctx, kind: str, data: dict[str, Any])
         _on_status(state, ctx, data)
 
 
-_HANDLERS = {
+_HANDLERS: dict[str, Callable[[SessionState, _Ctx, dict[str, Any]], None]] = {
     "session.start": _on_session_start,
     "goal": _on_goal,
     "spec.update": _on_spec_update,

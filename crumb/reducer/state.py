@@ -1,7 +1,9 @@
 """The state of one session as the reducer sees it: everything routing needs, bounded in size.
 
-Plain data (JSON-able) so it can be hashed, compared between replay and the live daemon, and
-summarised for people. Histories are capped so memory stays flat however long a transcript is.
+Data that msgspec encodes (dicts, lists, the effect structs, the settings as a pydantic model turned
+into its JSON form by to_dict) so it can be hashed, compared between replay and the live daemon, and
+summarised for people. Histories are capped so memory stays flat however long a transcript is. The
+records below are TypedDicts: typed for mypy, plain dicts at run time (what the CLI and Studio read).
 """
 
 from __future__ import annotations
@@ -9,12 +11,14 @@ from __future__ import annotations
 import copy
 import hashlib
 from datetime import datetime
-from dataclasses import asdict, dataclass, field
-from typing import Any
+from dataclasses import dataclass, field
+from typing import Any, TypedDict
 
 import msgspec
 
-from crumb.reducer.played import cast, fell_back, played_note
+from crumb.reducer.effects import BindingData, Pending, QACheck, Record, RunActor
+from crumb.reducer.played import FallbackData, PlayedByData, cast, fell_back, played_note
+from crumb.settings import Settings
 
 HISTORY = 50  # verdicts, errors and steering messages kept per session
 
@@ -27,15 +31,53 @@ STAGE_OF_PHASE = {
 }
 
 
+class GoalRef(TypedDict):
+    id: str  # the goal event's id
+    pitch: str
+
+
+class EventRef(TypedDict):
+    """The latest spec, qa.result or judge.score: its event id and data."""
+
+    id: str
+    data: dict[str, Any]
+
+
+class BuildRef(TypedDict):
+    id: str
+    manifest: dict[str, Any]
+    spec: str | None  # the spec event the build was made from
+
+
+class DoneData(TypedDict):
+    """How the session ended (the routing part of protocol.events.Done)."""
+
+    reason: str | None
+    detail: str
+    verdict: str | None
+
+
+class VerdictRow(TypedDict):
+    round: int
+    verdict: str | None
+    severity: str | None
+    total: Any
+    corrections: int
+
+
+class LastRun(TypedDict):
+    input: dict[str, Any]  # what the role's last run was given, to run it again after a swap
+
+
 @dataclass
 class SessionState:
     session: str = ""
-    settings: dict[str, Any] = field(default_factory=dict)
-    bindings: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
+    settings: Settings = field(default_factory=Settings)  # as session.start recorded them (crumb.settings.recorded_settings)
+    bindings: dict[str, list[BindingData]] = field(default_factory=dict)  # role → its chain of adapters
     adapter_index: dict[str, int] = field(default_factory=dict)
     failures: dict[str, int] = field(default_factory=dict)
-    played: dict[str, dict[str, Any]] = field(default_factory=dict)  # role → PlayedBy of its last result
-    fallbacks: list[dict[str, Any]] = field(default_factory=list)  # every circuit opened (Fallback), capped
+    played: dict[str, PlayedByData] = field(default_factory=dict)  # role → who produced its last result
+    fallbacks: list[FallbackData] = field(default_factory=list)  # every circuit opened, capped
     preset: str = "local"
     seed: int = 1
     fault: str | None = None
@@ -46,23 +88,23 @@ class SessionState:
     fixes: int = 0
     verifies: int = 0
 
-    goal: dict[str, Any] | None = None
-    spec: dict[str, Any] | None = None
-    build: dict[str, Any] | None = None
-    qa: dict[str, Any] | None = None
-    judge: dict[str, Any] | None = None
+    goal: GoalRef | None = None
+    spec: EventRef | None = None
+    build: BuildRef | None = None
+    qa: EventRef | None = None
+    judge: EventRef | None = None
     evidence: list[dict[str, Any]] = field(default_factory=list)
-    verdicts: list[dict[str, Any]] = field(default_factory=list)
+    verdicts: list[VerdictRow] = field(default_factory=list)
     feedback: str | None = None
     steering: dict[str, list[str]] = field(default_factory=dict)
 
     paused: bool = False
     paused_actors: list[str] = field(default_factory=list)
-    deferred: list[dict[str, Any]] = field(default_factory=list)
+    deferred: list[RunActor | QACheck] = field(default_factory=list)  # issued while paused
     waiting_for: str | None = None
-    pending: dict[str, dict[str, Any]] = field(default_factory=dict)
-    last_runs: dict[str, dict[str, Any]] = field(default_factory=dict)
-    done: dict[str, Any] | None = None
+    pending: dict[str, Pending] = field(default_factory=dict)  # effect id → effect, until its result arrives
+    last_runs: dict[str, LastRun] = field(default_factory=dict)
+    done: DoneData | None = None
     finishing: bool = False
 
     tokens: int = 0
@@ -81,16 +123,30 @@ class SessionState:
     errors: list[str] = field(default_factory=list)
 
     def copy(self) -> SessionState:
-        return copy.deepcopy(self)
+        """A deep copy; the settings are shared, as nothing changes a Settings once recorded."""
+        return copy.deepcopy(self, {id(self.settings): self.settings})
 
     def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        """The state as JSON-able data (effects with their `kind`, settings in their JSON form)."""
+        data = dict(self.__dict__)
+        data["settings"] = self.settings.model_dump(mode="json")
+        out: dict[str, Any] = msgspec.to_builtins(data)
+        return out
 
     def state_hash(self) -> str:
         """Same transcript → same hash, in any process, on any day."""
         return hashlib.sha256(msgspec.json.encode(self.to_dict(), order="sorted")).hexdigest()
 
     # ------------------------------------------------------------ views for people
+
+    @property
+    def pitch(self) -> str:
+        return self.goal["pitch"] if self.goal is not None else ""
+
+    @property
+    def spec_data(self) -> dict[str, Any]:
+        """The spec in force ({} before the Planner wrote one)."""
+        return self.spec["data"] if self.spec is not None else {}
 
     @property
     def stage(self) -> str | None:
@@ -119,7 +175,7 @@ class SessionState:
         return {k: {"used": v, "limit": limits.get(k, 0.0)} for k, v in used.items()}
 
     def summary(self) -> dict[str, Any]:
-        spec = (self.spec or {}).get("data") or {}
+        spec = self.spec_data
         return {
             "session": self.session,
             "phase": self.phase,
@@ -127,11 +183,12 @@ class SessionState:
             "round": self.round,
             "genre": spec.get("genre"),
             "title": spec.get("title"),
-            "pitch": (self.goal or {}).get("pitch"),
+            "pitch": self.goal["pitch"] if self.goal is not None else None,
             "verdicts": list(self.verdicts),
             "done": self.done,
             "pending": [
-                {"id": e["id"], "kind": e["kind"], "actor": e.get("actor"), "attempt": e.get("attempt", 1)}
+                {"id": e.id, "kind": e.kind, "actor": None if isinstance(e, Record) else e.actor,
+                 "attempt": 1 if isinstance(e, Record) else e.attempt}
                 for e in self.pending.values()
             ],
             "deferred": len(self.deferred),

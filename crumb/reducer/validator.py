@@ -29,6 +29,7 @@ from __future__ import annotations
 from typing import Any
 
 from crumb.protocol.game import DIMENSIONS, EXEC_DIMENSIONS, NUMBER_PATHS, PitchReading
+from crumb.settings import Judge
 
 JUDGED_DIMENSIONS = tuple(d for d in DIMENSIONS if d not in EXEC_DIMENSIONS)
 
@@ -109,13 +110,12 @@ def validate(
     input_ids: list[str],
     judge_provider: str | None,
     builder_provider: str | None,
-    settings: dict[str, Any],
+    settings: Judge,
 ) -> dict[str, Any]:
     """Return the audit: {"corrections": [...], "verdict", "severity", "total", "feedback"}."""
-    cfg = settings.get("judge", {})
-    threshold = float(cfg.get("pass_threshold", 3.5))
-    cap = float(cfg.get("probe_fail_cap", 3.0))
-    discount = float(cfg.get("self_bias_discount", 0.5))
+    threshold = settings.pass_threshold
+    cap = settings.probe_fail_cap
+    discount = settings.self_bias_discount
 
     corrections: list[dict[str, Any]] = []
     verdict: str = judge.get("verdict", "FAIL")

@@ -1,4 +1,4 @@
-"""Reading transcripts: stream in seq order, tail new lines, repair a torn tail, name any damage.
+"""Reading transcripts: stream in seq order, repair a torn tail, name any damage (following one: follow.py).
 
 Lines were validated in full when written, so readers check the envelope of each line — typed and
 required fields, checked in C by msgspec while it decodes — and that seq is contiguous. That keeps
@@ -19,6 +19,7 @@ import msgspec
 from pydantic import ValidationError
 from ulid import ULID
 
+from crumb.protocol.errors import one_line
 from crumb.protocol.events import KINDS, SCHEMA_VERSION, parse_event
 from crumb.store.durable import fsync_dir
 
@@ -108,7 +109,8 @@ Envelope = TypedDict("Envelope", {
     "parent": NotRequired[str | None], "effect": NotRequired[str | None], "body": NotRequired[str],
     "data": NotRequired[Any], "meta": NotRequired[dict[str, Any]],
 })
-_decoder = msgspec.json.Decoder(Envelope)
+# decodes and checks Envelope-shaped dicts; typed Any so that readers hand out plain dict[str, Any] events
+_decoder: msgspec.json.Decoder[Any] = msgspec.json.Decoder(Envelope)
 
 
 def decode_line(raw: bytes, path: Path, lineno: int, expected: int | None = None, validate: bool = False,
@@ -134,9 +136,7 @@ def decode_line(raw: bytes, path: Path, lineno: int, expected: int | None = None
         try:
             parse_event(obj)
         except ValidationError as err:
-            first = err.errors()[0]
-            where = ".".join(str(p) for p in first["loc"] if p != "tagged-union")
-            raise TranscriptError(f"{path}:{lineno}: {where + ': ' if where else ''}{first['msg']}") from None
+            raise TranscriptError(f"{path}:{lineno}: {one_line(err)}") from None
     return obj
 
 
@@ -201,34 +201,3 @@ def read_events(path: Path, *, after_seq: int = 0, validate: bool = False) -> It
             expected += 1
             if obj["seq"] > after_seq:
                 yield obj
-
-
-class Cursor:
-    """Reads the lines appended to a transcript since the last call (the daemon's tail)."""
-
-    def __init__(self, path: Path, *, seq: int = 0, offset: int = 0) -> None:
-        self.path = path
-        self.seq = seq
-        self.offset = offset
-        self.session: str | None = None  # learnt from the first line read
-
-    def read_new(self) -> list[dict[str, Any]]:
-        try:
-            f = open(self.path, "rb")
-        except FileNotFoundError:
-            return []
-        events: list[dict[str, Any]] = []
-        with f:
-            f.seek(self.offset)
-            data = f.read()
-        end = data.rfind(b"\n")
-        if end < 0:
-            return events
-        lineno_hint = self.seq
-        for raw in data[: end + 1].splitlines():
-            lineno_hint += 1
-            obj = decode_line(raw, self.path, lineno_hint, self.seq + 1, session=self.session)
-            self.seq, self.session = obj["seq"], obj["session"]
-            events.append(obj)
-        self.offset += end + 1
-        return events

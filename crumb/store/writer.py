@@ -21,6 +21,7 @@ import msgspec
 from pydantic import BaseModel, ValidationError
 from ulid import ULID
 
+from crumb.protocol.errors import first_problem
 from crumb.protocol.events import GROUND_TRUTH_KINDS, KINDS, SCHEMA_VERSION, Meta, parse_event
 from crumb.store.durable import fsync_new_file, make_dirs
 from crumb.store.reader import TranscriptError, last_event, repair_locked
@@ -36,10 +37,8 @@ class AppendRefused(ValueError):
 
 
 def _describe(err: ValidationError, kind: str) -> str:
-    first = err.errors()[0]
-    where = ".".join(str(p) for p in first["loc"] if p not in ("tagged-union",))
-    more = f" (+{err.error_count() - 1} more)" if err.error_count() > 1 else ""
-    return f"invalid {kind} event: {where}: {first['msg']}{more}"
+    p = first_problem(err)
+    return f"invalid {kind} event: {p.where}: {p.message}{p.more}"
 
 
 def _next_ulid(last_id: str | None, now: datetime) -> str:

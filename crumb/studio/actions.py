@@ -28,7 +28,9 @@ class BadRequest(ValueError):
     """A request the Studio will not act on; str() is the one-line reason and fix."""
 
 
-class PitchRequest(BaseModel):
+class PitchForm(BaseModel):
+    """The Studio's pitch form (the body of POST /api/pitch); the daemon reads the file it becomes as a PitchFile."""
+
     model_config = ConfigDict(extra="forbid")
 
     pitch: str = Field(description="one line (or a few) describing the game")
@@ -88,7 +90,7 @@ class SteerRequest(BaseModel):
         return v
 
 
-def check_choices(root: Path, req: PitchRequest) -> None:
+def check_choices(root: Path, req: PitchForm) -> None:
     """Refuse a preset or harness the daemon would not find, or a bound harness that cannot run here
     (unless fallback is allowed), before anything is written: the daemon would only fall back to the
     offline studio, and the person would learn it from the timeline."""
@@ -108,7 +110,7 @@ def check_choices(root: Path, req: PitchRequest) -> None:
         raise BadRequest(str(err)) from None
 
 
-def pitch(root: Path, req: PitchRequest) -> dict[str, Any]:
+def pitch(root: Path, req: PitchForm) -> dict[str, Any]:
     """Drop a pitch in the root inbox, written as `crumb pitch` writes it; the session id is chosen here
     so the page can open it at once."""
     from crumb.daemon.files import drop_inbox_file

@@ -25,6 +25,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.types import Receive, Scope, Send
 
 from crumb.daemon.files import InboxWriteError
+from crumb.protocol.errors import one_line
 from crumb.store.paths import session_dir, transcript_path
 from crumb.daemon import rejected
 from crumb.studio import actions, data
@@ -81,10 +82,7 @@ def _error(message: str, status: int = 400) -> Response:
 
 
 def _validation_message(err: ValidationError) -> str:
-    first = err.errors()[0]
-    where = ".".join(str(p) for p in first["loc"])
-    msg = str(first["msg"]).removeprefix("Value error, ")
-    return f"{where}: {msg}" if where else msg
+    return one_line(err, plain=True)
 
 
 def _event_page(lines: list[Line], first: int, last: int) -> bytes:
@@ -225,7 +223,7 @@ def create_app(cfg: StudioConfig) -> Starlette:
 
     async def api_pitch(request: Request) -> Response:
         try:
-            req = actions.PitchRequest.model_validate(await body_json(request))
+            req = actions.PitchForm.model_validate(await body_json(request))
             return _json(await asyncio.to_thread(actions.pitch, root, req), 201)
         except ValidationError as err:
             return _error(_validation_message(err))

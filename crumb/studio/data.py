@@ -16,6 +16,8 @@ from typing import Any, TypeVar
 import msgspec
 
 from crumb.dispatcher import manifest
+from crumb.store import paths
+from crumb.store.follow import TranscriptReplaced
 from crumb.store.paths import SESSION_ID, artifacts_dir, list_sessions, session_dir, transcript_path
 
 T = TypeVar("T")
@@ -90,30 +92,21 @@ class _Fold:
 
     def __init__(self, path: Path) -> None:
         from crumb.reducer.reduce import initial_state  # the reducer package is optional at import time
-        from crumb.store.reader import Cursor
+        from crumb.store.follow import Follower
 
         self.path = path
-        self.cursor = Cursor(path)
+        self.follower = Follower(path)
         self.state = initial_state(path.parent.name)
         self.latest: dict[str, dict[str, Any]] = {}
         self.judges: dict[str, dict[str, Any]] = {}
         self.logs: list[dict[str, Any]] = []
-        self.identity: tuple[int, int] | None = None
         self.lock = threading.Lock()
 
     def refresh(self) -> "_Fold":
         from crumb.reducer.reduce import apply
 
         with self.lock:
-            try:
-                st = self.path.stat()
-                identity = (st.st_dev, st.st_ino)
-                if self.identity not in (None, identity) or st.st_size < self.cursor.offset:
-                    raise _Replaced
-                self.identity = identity
-            except FileNotFoundError:
-                return self
-            for ev in self.cursor.read_new():
+            for ev in self.follower.read_new():  # TranscriptReplaced: _fold starts a new fold
                 apply(self.state, ev)
                 self._note(ev)
             return self
@@ -140,10 +133,6 @@ class _Fold:
         return {"latest": dict(self.latest), "judge": judge or self.latest.get("judge.score"), "logs": list(self.logs)}
 
 
-class _Replaced(Exception):
-    """The transcript was replaced or truncated (not an append): fold it again from the start."""
-
-
 _folds: dict[Path, _Fold] = {}
 _folds_lock = threading.Lock()
 
@@ -156,7 +145,7 @@ def _fold(root: Path, session: str) -> _Fold:
             fold = _folds[path] = _Fold(path)
     try:
         return fold.refresh()
-    except _Replaced:
+    except TranscriptReplaced:  # not an append: fold it again from the start
         with _folds_lock:
             fold = _folds[path] = _Fold(path)
         return fold.refresh()
@@ -232,13 +221,13 @@ def game_dir(root: Path, session: str, facts: dict[str, Any] | None = None) -> t
     entry = manifest.get("entry") or "index.html"
     folder = manifest.get("dir")
     candidates = [Path(folder) if Path(folder).is_absolute() else sdir / folder] if folder else []
-    for p in [*candidates, artifacts_dir(root, session) / "game"]:  # the fallback is contained alike
+    for p in [*candidates, paths.game_dir(root, session)]:  # the fallback is contained alike
         try:
             if p.resolve().is_relative_to(sdir.resolve()):
                 return p, entry
         except OSError:
             pass
-    return sdir / "artifacts" / "game-outside-session", entry  # a link out of the session: nothing to serve
+    return paths.artifacts_dir(root, session) / "game-outside-session", entry  # a link out of the session: nothing to serve
 
 
 def artifacts(root: Path, session: str, facts: dict[str, Any]) -> list[dict[str, Any]]:
@@ -281,14 +270,14 @@ def screenshots(root: Path, session: str, facts: dict[str, Any]) -> list[str]:
     seen: list[str] = []
     qa_ev = facts["latest"].get("qa.result")
     for shot in (qa_ev or {}).get("data", {}).get("screenshots", []):
-        for cand in (shot, f"artifacts/{shot}", f"artifacts/qa/{shot}"):
+        for cand in (shot, f"{paths.ARTIFACTS}/{shot}", f"{paths.ARTIFACTS}/qa/{shot}"):
             p = inside(sdir, cand)
             if p is not None:
                 rel = str(p.relative_to(sdir.resolve()))
                 if rel not in seen:
                     seen.append(rel)
                 break
-    qa_dir = artifacts_dir(root, session) / "qa"
+    qa_dir = paths.qa_dir(root, session)
     if qa_dir.is_dir():
         for p in sorted(qa_dir.iterdir(), key=lambda p: p.stat().st_mtime, reverse=True):
             rel = str(p.relative_to(sdir))
@@ -303,7 +292,7 @@ def logs(root: Path, session: str, facts: dict[str, Any]) -> list[dict[str, Any]
     out: dict[str, dict[str, Any]] = {}
     for entry in facts["logs"]:
         out[entry["path"]] = dict(entry)
-    ldir = sdir / "logs"
+    ldir = paths.logs_dir(root, session)
     if ldir.is_dir():
         for p in sorted(ldir.rglob("*")):
             if p.is_file() and not p.is_symlink():
@@ -338,7 +327,7 @@ def session_detail_json(root: Path, session: str) -> bytes:
     updates on their stream instead). Tabs opened together share one computation and one encoding
     per transcript position (files beside it are re-checked at most every DETAIL_TTL_S).
     """
-    seq = _fold(root, session).cursor.seq
+    seq = _fold(root, session).follower.seq
     key = (root, session)
     hit = _details.get(key)
     now = time.monotonic()
@@ -370,7 +359,7 @@ def session_detail(root: Path, session: str) -> dict[str, Any]:
     """Everything the session page shows apart from the timeline (which streams)."""
     facts = session_facts(root, session)
     sdir = session_dir(root, session)
-    spec_md = inside(sdir, "artifacts/spec.md")
+    spec_md = inside(sdir, paths.SPEC_REL)
     spec_ev = facts["latest"].get("spec")
     gdir, entry = game_dir(root, session, facts)
     game = inside(gdir, entry) if gdir.is_dir() else None

@@ -11,11 +11,11 @@ New lines also wake the session's panel feed (panels.py), whose updates go out o
 from __future__ import annotations
 
 import asyncio
-import os
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from crumb.store.follow import Follower, TranscriptReplaced
 from crumb.studio.panels import PanelFeed, PanelUpdate
 
 Line = tuple[int, bytes]  # (seq, raw JSON line without the newline)
@@ -90,8 +90,7 @@ class Tail:
         self.path = path
         self.offsets: list[int] = []  # offsets[seq - 1] = byte offset of line seq
         self.lengths: list[int] = []
-        self.read_to = 0  # bytes consumed (always just after a newline)
-        self.identity: tuple[int, int] | None = None  # (st_dev, st_ino) of the indexed file
+        self.follower = Follower(path)  # what has been read, and of which file
         self.subscribers: set[Subscriber] = set()
         self.feed: PanelFeed | None = None  # the session's panels, set by whoever serves them
         self.held: list[Line] = []  # indexed, not yet handed to the streams (see CROWD)
@@ -104,36 +103,20 @@ class Tail:
     def refresh(self) -> list[Line]:
         """Index lines appended since the last call; return them (complete lines only)."""
         try:
-            st = os.stat(self.path)
-        except FileNotFoundError:
-            return []
-        if self.identity != (st.st_dev, st.st_ino) or st.st_size < self.read_to:
+            raws = self.follower.read_raw()
+        except TranscriptReplaced:
             self.offsets.clear()  # a new or replaced file: index it afresh
             self.lengths.clear()
             self.held.clear()
-            self.read_to = 0
-            self.identity = (st.st_dev, st.st_ino)
-        if st.st_size == self.read_to:
-            return []
-        with open(self.path, "rb") as f:
-            f.seek(self.read_to)
-            data = f.read(st.st_size - self.read_to)
-        end = data.rfind(b"\n")
-        if end < 0:
-            return []
+            self.follower = Follower(self.path)
+            raws = self.follower.read_raw()
         new: list[Line] = []
-        pos = 0
-        base = self.read_to
-        while pos <= end:
-            nl = data.index(b"\n", pos)
-            raw = data[pos:nl]
+        for offset, raw in raws:
             seq = _seq_of(raw)
             if seq == len(self.offsets) + 1:
-                self.offsets.append(base + pos)
-                self.lengths.append(nl - pos)
+                self.offsets.append(offset)
+                self.lengths.append(len(raw))
                 new.append((seq, raw))
-            pos = nl + 1
-        self.read_to = base + end + 1
         return new
 
     def lines(self, first: int, last: int) -> list[Line]:

@@ -1,7 +1,8 @@
 """A scripted stand-in for the dispatcher, for driving the pure reducer through whole sessions.
 
 Events are made exactly as the writer would make them (validated envelopes with seq, ULID, ts), so
-reducer tests see what replay sees.
+reducer tests see what replay sees. Effects come back in their JSON form (crumb.reducer.effects.to_data),
+so a test reads them by path; sim.state.pending holds the typed structs themselves.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from typing import Any
 from ulid import ULID
 
 from crumb.protocol.events import parse_event
+from crumb.reducer.effects import to_data
 from crumb.reducer.reduce import apply, initial_state
 from crumb.settings import Settings
 
@@ -77,12 +79,12 @@ class Sim:
         if self.writer is not None:  # the real thing: ids and times from the writer
             event = self.writer.append(kind, data or {}, from_=from_, effect=effect, meta=meta, now=self.now)
         self.events.append(event)
-        self.last_effects = apply(self.state, event)
+        self.last_effects = [to_data(e) for e in apply(self.state, event)]
         return self.last_effects
 
     def pending(self, kind: str | None = None, actor: str | None = None) -> dict[str, Any]:
         """The one pending effect matching kind/actor (fails loudly when there is not exactly one)."""
-        found = [e for e in self.state.pending.values()
+        found = [e for e in map(to_data, self.state.pending.values())
                  if (kind is None or e["kind"] == kind) and (actor is None or e.get("actor") == actor)]
         assert len(found) == 1, f"expected one pending {kind} {actor}, got {found}"
         return found[0]
@@ -93,7 +95,7 @@ class Sim:
 
     def record(self, kind: str) -> list[dict[str, Any]]:
         """Let the dispatcher append the pending record effect of this kind."""
-        found = [e for e in self.state.pending.values() if e["kind"] == "record" and e["event"]["kind"] == kind]
+        found = [e for e in map(to_data, self.state.pending.values()) if e["kind"] == "record" and e["event"]["kind"] == kind]
         assert found, f"no pending record of {kind}: {list(self.state.pending.values())}"
         ev = found[0]
         return self.send(kind, ev["event"]["data"], effect=ev["id"], from_="dispatcher")

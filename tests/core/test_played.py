@@ -9,6 +9,7 @@ from typing import Any
 
 from crumb.reducer.replay import replay_file
 from crumb.store.writer import TranscriptWriter
+from crumb.reducer.effects import to_data
 from tests.core.sim import Sim, judge_data, manifest, qa_data, spec_data
 
 CLAUDE = {"harness": "claude", "provider": "anthropic", "model": "sonnet", "options": {}, "origin": "flag"}
@@ -38,7 +39,7 @@ def fallback_session(sim: Sim) -> dict[str, Any]:
     sim.answer("qa", "qa.result", qa_data())
     sim.answer("verifier", "judge.score", judge_data("PASS", total=4.6), meta=local_meta("local-judge"))
     sim.record("audit")
-    done = next(e for e in sim.state.pending.values() if e["kind"] == "record")["event"]
+    done = next(to_data(e) for e in sim.state.pending.values() if e.kind == "record")["event"]
     sim.finish()
     return done
 
@@ -70,7 +71,7 @@ def test_every_role_played_as_bound_is_a_plain_pass_naming_each_model():
     sim.answer("builder", "build", {"manifest": manifest()}, meta={"harness": "claude", "model": "claude-sonnet-4-5"})
     sim.answer("qa", "qa.result", qa_data())
     sim.judge("PASS", total=4.6)
-    done = next(e for e in sim.state.pending.values() if e["kind"] == "record")["event"]["data"]
+    done = next(to_data(e) for e in sim.state.pending.values() if e.kind == "record")["event"]["data"]
     assert done["fallback"] is False and done["fallbacks"] == []
     assert done["detail"] == f"PASS at round 1 with total {sim.state.verdicts[-1]['total']}"  # nothing added
     assert done["played"]["builder"]["model"] == "claude-sonnet-4-5" and done["played"]["builder"]["index"] == 0
@@ -85,7 +86,7 @@ def test_a_persons_swap_is_named_but_is_not_a_fallback():
     sim.answer("builder", "build", {"manifest": manifest()}, meta={"harness": "codex", "model": "gpt-5-codex"})
     sim.answer("qa", "qa.result", qa_data())
     sim.judge("PASS", total=4.6)
-    done = next(e for e in sim.state.pending.values() if e["kind"] == "record")["event"]
+    done = next(to_data(e) for e in sim.state.pending.values() if e.kind == "record")["event"]
     assert done["data"]["fallback"] is False and done["body"] == "done: pass"
     assert done["data"]["played"]["builder"]["origin"] == "user"
     assert done["data"]["detail"].endswith("— builder played by codex:gpt-5-codex (a person's /swap)")
@@ -116,7 +117,7 @@ def test_a_chain_run_out_is_on_record_with_no_adapter_after():
     sim.send("goal", {"pitch": "snake"})
     fail(sim, "planner", "codex: not signed in")
     sim.record("circuit.opened")
-    done = next(e for e in sim.state.pending.values() if e["kind"] == "record")["event"]["data"]
+    done = next(to_data(e) for e in sim.state.pending.values() if e.kind == "record")["event"]["data"]
     assert done["reason"] == "circuit_open" and done["fallback"] is False and done["played"] == {}
     assert done["fallbacks"] == [{"actor": "planner", "before": "codex", "after": None, "failures": 1,
                                   "error": "codex: not signed in"}]

@@ -332,7 +332,7 @@ def test_pause_one_actor_lets_others_run():
     sim.send("goal", {"pitch": "snake"})
     assert sim.pending("run_actor", "planner")
     assert sim.answer("planner", "spec", spec_data()) == []
-    assert sim.state.deferred[0]["actor"] == "builder"
+    assert sim.state.deferred[0].actor == "builder"
     effects = sim.send("user.resume", {"actor": "builder"})
     assert kinds(effects) == ["run_actor:builder"]
 

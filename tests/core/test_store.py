@@ -17,7 +17,8 @@ import orjson
 import pytest
 
 from crumb.reducer.replay import replay_file
-from crumb.store.reader import Cursor, TranscriptError, read_events, repair
+from crumb.store.follow import Follower, TranscriptReplaced
+from crumb.store.reader import TranscriptError, read_events, repair
 from crumb.store.writer import AppendRefused, TranscriptWriter
 from tests.wait import wait_until
 
@@ -206,16 +207,47 @@ def test_unknown_kinds_from_a_newer_version_are_read_and_skipped_by_replay(path)
         list(read_events(path, validate=True))
 
 
-def test_cursor_reads_only_new_complete_lines(path):
+def test_follower_reads_only_new_complete_lines(path):
     w = writer(path)
     w.append("note", {"text": "a"})
-    cursor = Cursor(path)
-    assert [e["seq"] for e in cursor.read_new()] == [1]
-    assert cursor.read_new() == []
+    follower = Follower(path)
+    assert [e["seq"] for e in follower.read_new()] == [1]
+    assert follower.read_new() == []
     w.append("note", {"text": "b"})
     with open(path, "ab") as f:
         f.write(b'{"half')
-    assert [e["seq"] for e in cursor.read_new()] == [2]
+    assert [e["seq"] for e in follower.read_new()] == [2]
+    assert follower.read_new() == []  # the half line waits until it is whole
+
+
+def test_follower_names_a_replaced_or_cut_transcript_instead_of_reading_it_as_growth(path):
+    w = writer(path)
+    for text in "abc":
+        w.append("note", {"text": text})
+    follower = Follower(path)
+    assert len(follower.read_new()) == 3
+    other = path.with_name("other.jsonl")
+    other.write_bytes(path.read_bytes() + path.read_bytes().splitlines(keepends=True)[0])  # longer, another file
+    other.replace(path)
+    with pytest.raises(TranscriptReplaced, match="replaced or cut short"):
+        follower.read_new()
+    follower = Follower(path)
+    assert len(follower.read_raw()) == 4  # a new follower reads the new file from its start
+    path.write_bytes(path.read_bytes().splitlines(keepends=True)[0])  # cut short in place
+    with pytest.raises(TranscriptReplaced):
+        follower.read_raw()
+
+
+def test_follower_consumes_nothing_when_a_line_is_bad(path):
+    w = writer(path)
+    w.append("note", {"text": "a"})
+    with open(path, "ab") as f:
+        f.write(b'{"not": "an event"}\n')
+    follower = Follower(path)
+    for _ in range(2):  # the same line is named every time, and nothing before it is lost
+        with pytest.raises(TranscriptError, match=":2:"):
+            follower.read_new()
+    assert follower.seq == 0 and follower.offset == 0
 
 
 DISK_FULL = textwrap.dedent("""

@@ -11,7 +11,7 @@ from crumb.reducer.validator import RULES, qa_scores, validate
 from crumb.settings import Settings
 from tests.core.sim import Sim, judge_data, manifest, qa_data, spec_data
 
-SETTINGS = Settings().model_dump(mode="json")
+SETTINGS = Settings().judge
 IDS = ["G", "S", "B", "Q"]
 
 
@@ -165,7 +165,7 @@ def most_qa_allows(qa) -> float:
 def test_validator_output_always_satisfies_its_rules(judge, qa, criteria, files, providers):
     result = audit(judge, qa=qa, spec=spec_data(criteria=criteria), build={"manifest": manifest(files)},
                    judge_provider=providers[0], builder_provider=providers[1])
-    threshold = SETTINGS["judge"]["pass_threshold"]
+    threshold = SETTINGS.pass_threshold
     assert 0 <= result["total"] <= 5
     if result["verdict"] == "PASS":
         assert qa is not None and qa["ok"]
@@ -177,5 +177,5 @@ def test_validator_output_always_satisfies_its_rules(judge, qa, criteria, files,
     if qa is not None:  # scored or bare, a total never rests on execution QA did not see
         assert result["total"] <= most_qa_allows(qa) + 0.01
     if qa is not None and any(not p["ok"] for p in qa["probes"]):
-        assert result["total"] <= SETTINGS["judge"]["probe_fail_cap"]
+        assert result["total"] <= SETTINGS.probe_fail_cap
     assert all(c["rule"] in RULES for c in result["corrections"])

@@ -68,7 +68,7 @@ def finish(root: Path, session: str, reason: str) -> None:
     state = initial_state(session)
     for event in read_events(writer.path):
         apply(state, event)
-    (effect_id,) = [k for k, e in state.pending.items() if "done" in e.get("closes", ())]
+    (effect_id,) = [k for k, e in state.pending.items() if "done" in e.closes]
     writer.append("done", {"reason": reason, "verdict": "PASS" if reason == "pass" else "FAIL"}, effect=effect_id)
 
 

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from crumb.daemon.grammar import COMMANDS, PitchRequest, front_matter_value, parse_pitch, parse_steering
+from crumb.daemon.grammar import COMMANDS, PitchFile, front_matter_value, parse_pitch, parse_steering
 from crumb.protocol.events import KINDS, InboxFile
 
 SOURCE = InboxFile(name="steer.txt", sha256="0" * 64, bytes=1).model_dump()
@@ -186,13 +186,13 @@ def test_anything_parses_into_items_that_validate(text: str) -> None:
 
 
 PITCHES = [
-    ("60-second snake", PitchRequest(pitch="60-second snake")),
-    ("\n\n  a breakout clone with power-ups  \n\n", PitchRequest(pitch="a breakout clone with power-ups")),
+    ("60-second snake", PitchFile(pitch="60-second snake")),
+    ("\n\n  a breakout clone with power-ups  \n\n", PitchFile(pitch="a breakout clone with power-ups")),
     (
         "---\nsession: 01JABCDEFGHJKMNPQRSTVWXYZ0\npreset: local\nseed: 42\nfault: builder-crash\n"
         "planner: claude:sonnet\nbuilder: codex\nverifier: ollama:qwen2.5:7b\nresearcher: local\n---\n"
         "60-second snake\nwith a twist\n",
-        PitchRequest(
+        PitchFile(
             pitch="60-second snake\nwith a twist",
             session="01JABCDEFGHJKMNPQRSTVWXYZ0",
             preset="local",
@@ -202,20 +202,20 @@ PITCHES = [
                       "researcher": "local"},
         ),
     ),
-    ("---\n# a comment\nPreset: 'fast'   \n\nseed: -3\n---\nflappy", PitchRequest(pitch="flappy", preset="fast", seed=-3)),
-    ('---\npreset: "local" # trailing comment\n---\nsnake', PitchRequest(pitch="snake", preset="local")),
-    ("\ufeff---\r\npreset: local\r\n---\r\nsnake\r\n", PitchRequest(pitch="snake", preset="local")),
-    ("a pitch that mentions --- dashes", PitchRequest(pitch="a pitch that mentions --- dashes")),
+    ("---\n# a comment\nPreset: 'fast'   \n\nseed: -3\n---\nflappy", PitchFile(pitch="flappy", preset="fast", seed=-3)),
+    ('---\npreset: "local" # trailing comment\n---\nsnake', PitchFile(pitch="snake", preset="local")),
+    ("\ufeff---\r\npreset: local\r\n---\r\nsnake\r\n", PitchFile(pitch="snake", preset="local")),
+    ("a pitch that mentions --- dashes", PitchFile(pitch="a pitch that mentions --- dashes")),
     (  # `all` binds every role not named; a command takes its arguments, as `crumb pitch --role` writes them
         "---\nall: codex\nbuilder: command:./tools/agent --fast 'two words'\nverifier: 'command:./judge # x'\n---\nsnake",
-        PitchRequest(pitch="snake", bindings={"all": "codex", "builder": "command:./tools/agent --fast 'two words'",
+        PitchFile(pitch="snake", bindings={"all": "codex", "builder": "command:./tools/agent --fast 'two words'",
                                               "verifier": "command:./judge # x"}),
     ),
 ]
 
 
 @pytest.mark.parametrize(("text", "expected"), PITCHES, ids=range(len(PITCHES)))
-def test_pitches_and_front_matter(text: str, expected: PitchRequest) -> None:
+def test_pitches_and_front_matter(text: str, expected: PitchFile) -> None:
     assert parse_pitch(text) == expected
 
 

@@ -15,7 +15,7 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings, strategies as st
 
 from crumb.daemon.files import InboxRead, InboxReject, read_inbox_file
-from crumb.daemon.grammar import FRONT_MATTER_KEYS, PitchRequest, parse_pitch, parse_steering
+from crumb.daemon.grammar import FRONT_MATTER_KEYS, PitchFile, parse_pitch, parse_steering
 from crumb.protocol.events import GROUND_TRUTH_KINDS, KINDS, InboxFile
 
 pytestmark = pytest.mark.timeout(300)
@@ -101,7 +101,7 @@ def test_any_pitch_text_is_a_request_or_one_clear_error(text: str) -> None:
     except ValueError as err:
         clear(str(err))
         return
-    assert isinstance(req, PitchRequest) and req.pitch.strip() == req.pitch and req.pitch
+    assert isinstance(req, PitchFile) and req.pitch.strip() == req.pitch and req.pitch
 
 
 @FUZZ

@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from crumb.actors.local.planner import plan
 from crumb.actors.local.verifier import judge
 from crumb.protocol.game import DIMENSIONS, Spec
+from crumb.settings import Judge
 
 SHA = "0" * 64
 
@@ -108,7 +109,7 @@ def test_the_validator_agrees_with_the_verdict() -> None:
                  projection(ok=False, exec_ok=False, loaded=False, hook=False, probes=[], fps=None)):
         score = judge(proj).model_dump(mode="json")
         audit = validate(score, qa=proj["qa"], spec=proj["spec"], build=proj["build"], input_ids=["G1", "S1", "B1", "Q1"],
-                         judge_provider=None, builder_provider=None, settings={})
+                         judge_provider=None, builder_provider=None, settings=Judge())
         # the validator recomputes the mean and caps it again: same total, nothing else corrected
         assert {c["rule"] for c in audit["corrections"]} <= {"total_from_scores", "probe_fail_cap"}, audit["corrections"]
         assert audit["verdict"] == score["verdict"] and audit["severity"] == score["severity"]

@@ -9,6 +9,7 @@ from typing import Any
 
 from ulid import ULID
 
+from crumb.reducer.effects import to_data
 from crumb.reducer.reduce import apply, initial_state
 from crumb.settings import Settings
 from crumb.store.paths import artifacts_dir, session_dir, transcript_path
@@ -47,7 +48,7 @@ class Scripted:
         return ev
 
     def pending(self, kind: str, actor: str | None = None) -> dict[str, Any]:
-        for eff in self.state.pending.values():
+        for eff in map(to_data, self.state.pending.values()):
             if eff["kind"] == kind and (actor is None or eff.get("actor") == actor):
                 return eff
         raise AssertionError(f"no pending {kind} {actor or ''}; pending: {list(self.state.pending.values())}")
@@ -121,7 +122,7 @@ class Scripted:
     def flush_records(self) -> None:
         """Append what the reducer asked to record (audit, done...), as the dispatcher would."""
         while True:
-            recs = [e for e in self.state.pending.values() if e["kind"] == "record"]
+            recs = [to_data(e) for e in self.state.pending.values() if e.kind == "record"]
             if not recs:
                 return
             for eff in recs:

@@ -11,6 +11,7 @@ import pytest
 
 from crumb.actors.harness import sandbox
 from crumb.dispatcher.dispatch import Dispatcher
+from crumb.reducer.effects import from_data
 from crumb.store import paths
 from crumb.store.reader import read_events
 from tests.studio.scripted import Scripted
@@ -67,7 +68,8 @@ def test_a_command_planner_cannot_append_to_the_transcript(tmp_path: Path, monke
     before = transcript.read_bytes()
     dispatcher = Dispatcher(root, workers=1)
     try:
-        dispatcher.execute(s.session, {**effect, "binding": {"harness": "command", "options": {"command": str(agent)}}}, {})
+        dispatcher.execute(s.session, from_data({**effect, "binding": {"harness": "command", "options": {"command": str(agent)}}}),
+                           s.state.settings)
     finally:
         dispatcher.shutdown()
     report = json.loads((tmp_path / "report.json").read_text())

@@ -13,6 +13,7 @@ import pytest
 
 from crumb.actors.harness.filesformat import FileFormatError, check_path, write_files
 from crumb.dispatcher.dispatch import Dispatcher
+from crumb.reducer.effects import from_data
 from crumb.store import paths
 from crumb.store.reader import read_events
 from tests.studio.scripted import Scripted
@@ -55,7 +56,7 @@ def run_builder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Script
     effect = {**effect, "binding": {"harness": "command", "options": {"command": str(agent)}}}
     dispatcher = Dispatcher(root, workers=1)
     try:
-        dispatcher.execute(s.session, effect, {})
+        dispatcher.execute(s.session, from_data(effect), s.state.settings)
     finally:
         dispatcher.shutdown()
     builds = [e for e in read_events(paths.transcript_path(root, s.session)) if e["kind"] == "build"]

@@ -13,6 +13,7 @@ import pytest
 
 from crumb.daemon import grammar
 from crumb.dispatcher.dispatch import Dispatcher
+from crumb.reducer.effects import from_data
 from crumb.store import paths
 from crumb.store.reader import read_events
 from crumb.studio.server import Studio
@@ -71,7 +72,7 @@ def test_a_swap_to_an_unlisted_command_fails_the_effect_and_runs_nothing(tmp_pat
     swapped = {**effect, "binding": {"harness": f"command:{agent}", "origin": "user"}}
     dispatcher = Dispatcher(root, workers=1)
     try:
-        dispatcher.execute(s.session, swapped, {})
+        dispatcher.execute(s.session, from_data(swapped), s.state.settings)
     finally:
         dispatcher.shutdown()
     failed = [e for e in read_events(paths.transcript_path(root, s.session)) if e["kind"] == "effect.failed"]

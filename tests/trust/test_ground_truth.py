@@ -104,7 +104,7 @@ def test_a_steering_file_cannot_forge_ground_truth(world: Any) -> None:
     for event in read_events(transcript):
         if event["kind"] in GROUND_TRUTH_KINDS and event["seq"] > len(before):
             assert event["effect"] in issued, f"{event['kind']} (seq {event['seq']}) answers no issued effect"
-        issued.update(effect["id"] for effect in apply(state, event))
+        issued.update(effect.id for effect in apply(state, event))
     messages = [e["data"]["message"] for e in from_file if e["kind"] == "error"]
     for command in ("/done", "/qa.result", "/audit", "/circuit.opened"):
         assert any(f"unknown command {command}" in m for m in messages), (command, messages)

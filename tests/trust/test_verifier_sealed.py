@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 from crumb.dispatcher.dispatch import Dispatcher
+from crumb.reducer.effects import from_data
 from crumb.store import paths
 from crumb.store.reader import read_events
 from tests.studio.scripted import Scripted
@@ -78,11 +79,9 @@ def test_verifier_reads_only_its_projection(second_verify: Any, tmp_path: Path, 
     report = tmp_path / "report.json"
     monkeypatch.setenv("CRUMB_TRUST_REPORT", str(report))
     effect = {**effect, "binding": {"harness": "command", "options": {"command": str(agent)}}}
-    settings = s.state.settings if isinstance(s.state.settings, dict) else {}
-
     dispatcher = Dispatcher(s.root, workers=1)
     try:
-        dispatcher.execute(s.session, effect, settings)
+        dispatcher.execute(s.session, from_data(effect), s.state.settings)
     finally:
         dispatcher.shutdown()
 

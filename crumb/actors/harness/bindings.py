@@ -20,12 +20,14 @@ from pydantic import ValidationError
 from crumb.actors.base import Binding
 from crumb.actors.harness import registry
 from crumb.config import PRESET_KEYS, load_config, read_toml
+from crumb.protocol.errors import first_problem
 from crumb.protocol.events import ROLES  # re-exported: the roles a binding names
+from crumb.store import paths
 
 #: a key that sets every role not named on its own
 ALL = ("all", "*", "default")
-CONFIG_FILE = "crumb.toml"  # read by crumb.config.load_config
-PRESETS_DIR = "presets"
+CONFIG_FILE = paths.CONFIG  # read by crumb.config.load_config
+PRESETS_DIR = paths.PRESETS
 
 # ---------------------------------------------------------------- parsing one binding
 
@@ -109,9 +111,7 @@ def _binding_from(value: Any, *, origin: str, where: str) -> tuple[Binding, list
     try:
         binding = Binding.model_validate(data)
     except ValidationError as exc:
-        first = exc.errors()[0]
-        field = ".".join(str(p) for p in first["loc"])
-        raise ValueError(f"{where}: {field}: {first['msg']}; allowed keys: harness, provider, model, options, fallback") from None
+        raise ValueError(f"{where}: {first_problem(exc)}; allowed keys: harness, provider, model, options, fallback") from None
     try:
         registry.get_harness(binding.harness).check(binding)
     except ValueError as exc:

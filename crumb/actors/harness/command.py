@@ -40,6 +40,7 @@ from crumb.actors.harness.roles import (
     prompt_for,
     require_entry,
 )
+from crumb.protocol.errors import first_problem
 
 CONTRACT_VERSION = 1
 
@@ -156,7 +157,7 @@ class CommandHarness(Harness):
         try:
             result = CommandResult.model_validate(obj) if isinstance(obj, dict) else None
         except ValidationError as exc:
-            raise ActorError(f"command {request.role}: result object is malformed: {exc.errors()[0]['msg']}") from None
+            raise ActorError(f"command {request.role}: result object is malformed: {first_problem(exc).message}") from None
         cu = result.usage if result else CommandUsage()
         usage = usage_meta("command", request, model=cu.model or request.binding.model, tokens_in=cu.tokens_in,
                            tokens_out=cu.tokens_out, cost_usd=cu.cost_usd, duration_ms=proc.duration_ms)

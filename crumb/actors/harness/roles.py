@@ -15,6 +15,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError, model_validator
 
 from crumb import prompts
 from crumb.actors.base import ActorError, ActorRequest, ActorResult
+from crumb.protocol.errors import first_problem
 from crumb.protocol.events import ResearchEvidence, ResearchPlan
 from crumb.protocol.game import JudgeScore, Spec
 
@@ -157,11 +158,10 @@ def payload_from(role: str, answer: Any, *, harness: str) -> dict[str, Any]:
     try:
         parsed = model.model_validate(answer)
     except ValidationError as exc:
-        first = exc.errors()[0]
-        where = ".".join(str(p) for p in first["loc"]) or "(top)"
+        p = first_problem(exc)
         raise ActorError(
-            f"{harness} {role}: answer does not match the {role} schema at {where}: {first['msg']} "
-            f"({exc.error_count()} problem(s))"
+            f"{harness} {role}: answer does not match the {role} schema at {p.where or '(top)'}: {p.message} "
+            f"({p.count} problem(s))"
         ) from None
     return parsed.model_dump(mode="json", exclude_none=True, by_alias=True)
 

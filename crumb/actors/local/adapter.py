@@ -18,6 +18,7 @@ from crumb.actors.local.planner import plan
 from crumb.actors.local.research import research
 from crumb.actors.local.steering import apply_steering
 from crumb.actors.local.verifier import judge
+from crumb.protocol.errors import first_problem
 from crumb.protocol.events import EvidenceItem, Meta, ResearchPlan
 from crumb.protocol.game import Spec
 
@@ -86,9 +87,8 @@ def _parse(model: type[_In], data: dict[str, Any], role: str) -> Any:
     try:
         return model.model_validate(data)
     except ValidationError as exc:
-        first = exc.errors()[0]
-        where = ".".join(str(p) for p in first["loc"]) or "input"
-        raise ActorError(f"local {role}: bad input at {where}: {first['msg']}") from None
+        p = first_problem(exc)
+        raise ActorError(f"local {role}: bad input at {p.where or 'input'}: {p.message}") from None
 
 
 class LocalAdapter:

@@ -11,6 +11,7 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
+from crumb.protocol.errors import first_problem
 from crumb.protocol.game import DIMENSIONS, Criterion, DimensionScore, JudgeScore, QAResult, Spec
 from crumb.reducer.validator import qa_scores
 from crumb.settings import Judge
@@ -59,13 +60,13 @@ def parse_projection(projected: dict[str, Any]) -> tuple[Spec, QAResult, dict[st
     try:
         spec = Spec.model_validate(_strip_id(projected["spec"]))
     except ValidationError as exc:
-        first = exc.errors()[0]
-        raise ValueError(f"verifier input spec is invalid at {'.'.join(map(str, first['loc']))}: {first['msg']}") from None
+        p = first_problem(exc)
+        raise ValueError(f"verifier input spec is invalid at {p.where}: {p.message}") from None
     try:
         qa = QAResult.model_validate(_strip_id(projected["qa"]))
     except ValidationError as exc:
-        first = exc.errors()[0]
-        raise ValueError(f"verifier input qa is invalid at {'.'.join(map(str, first['loc']))}: {first['msg']}") from None
+        p = first_problem(exc)
+        raise ValueError(f"verifier input qa is invalid at {p.where}: {p.message}") from None
     build = projected.get("build") if isinstance(projected.get("build"), dict) else {}
     manifest = build.get("manifest") if isinstance(build.get("manifest"), dict) else {}
     return spec, qa, manifest
