@@ -9,7 +9,7 @@ PITCH ?= 60-second match-3 with combo bonus
 PYTEST_ARGS ?=
 
 .DEFAULT_GOAL := help
-.PHONY: help setup agents browser demo watch pitch steer replay status studio test bench chaos prices clean
+.PHONY: help setup agents browser demo watch pitch steer replay status studio lint test quick bench chaos prices clean
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-10s %s\n", $$1, $$2}'
@@ -62,8 +62,18 @@ status: setup ## where a session stands: make status SESSION=...
 studio: setup ## open the web Studio on 127.0.0.1:7321
 	$(CRUMB) studio
 
-test: setup agents ## run the whole test suite (real Chromium, real files, real processes)
+# mypy --strict where the types are the design (protocol, store, reducer, settings, the registries).
+STRICT := crumb/protocol crumb/store crumb/reducer crumb/settings.py crumb/genres crumb/actors/harness/registry.py crumb/actors/harness/plugin.py
+
+lint: $(STAMP) ## ruff over the code and tests, mypy --strict on the typed core
+	$(BIN)/ruff check crumb tests bench examples
+	$(BIN)/mypy --strict $(STRICT)
+
+test: setup agents lint ## lint, then the whole test suite (real Chromium, real files, real processes)
 	$(BIN)/python -m pytest -n 2 --dist loadfile $(PYTEST_ARGS)
+
+quick: setup lint ## the inner loop: lint and every test but the browser, slow and chaos ones (a few minutes)
+	$(BIN)/python -m pytest -n 2 --dist loadfile -q -m "not browser and not slow and not chaos_long" $(PYTEST_ARGS)
 
 bench: setup ## run the benchmarks under bench/ and print figures with their baselines
 	@for b in bench/*.py; do echo "== $$b"; $(BIN)/python $$b || exit 1; done

@@ -25,16 +25,16 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from ulid import ULID  # noqa: E402
+from ulid import ULID
 
-from crumb.daemon.lock import daemon_status  # noqa: E402
-from crumb.settings import Settings  # noqa: E402
-from crumb.store import paths  # noqa: E402
-from crumb.store.reader import read_events  # noqa: E402
-from crumb.store.writer import TranscriptWriter  # noqa: E402
+from crumb.daemon.lock import daemon_status
+from crumb.settings import Settings
+from crumb.store import paths
+from crumb.store.reader import read_events
+from crumb.store.writer import TranscriptWriter
 
 
-def wait_for(cond, timeout: float):  # noqa: ANN001, ANN201
+def wait_for(cond, timeout: float):
     deadline = time.monotonic() + timeout
     while not (value := cond()):
         if time.monotonic() > deadline:

@@ -11,7 +11,7 @@ import gc
 import resource
 import sys
 import time
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import orjson
@@ -19,11 +19,11 @@ from ulid import ULID
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from crumb.reducer.effects import Record  # noqa: E402
-from crumb.reducer.reduce import apply, initial_state  # noqa: E402
-from crumb.reducer.replay import replay_file  # noqa: E402
-from crumb.settings import Settings  # noqa: E402
-from tests.core.sim import judge_data, manifest, qa_data, spec_data  # noqa: E402
+from crumb.reducer.effects import Record
+from crumb.reducer.reduce import apply, initial_state
+from crumb.reducer.replay import replay_file
+from crumb.settings import Settings
+from tests.core.sim import judge_data, manifest, qa_data, spec_data
 
 OUT = Path(__file__).resolve().parent / "out"
 SESSION = "01JBENCHSESSION00000000000"
@@ -34,7 +34,7 @@ def generate(path: Path, n: int) -> None:
     settings = Settings().merged({"budgets": {"fixes": 10**9, "verifies": 10**9, "wall_s": 10**9,
                                               "tokens": 10**12, "cost_usd": 10**9}}).model_dump(mode="json")
     state = initial_state(SESSION)
-    now = datetime(2026, 1, 1, tzinfo=timezone.utc)
+    now = datetime(2026, 1, 1, tzinfo=UTC)
     seq = 0
     with open(path, "wb") as f:
         def emit(kind: str, data: dict, *, effect: str | None = None, frm: str = "dispatcher", body: str = "",

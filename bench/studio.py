@@ -44,20 +44,20 @@ import sys
 import tempfile
 import threading
 import time
-from pathlib import Path
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from crumb.qa import find_chromium  # noqa: E402
-from crumb.qa.browser import LAUNCH_ARGS  # noqa: E402
-from bench.daemon import cpu_seconds, start_watch  # noqa: E402
-from crumb.store.paths import session_inbox, transcript_path  # noqa: E402
-from crumb.store.follow import Follower  # noqa: E402
-from crumb.store.writer import TranscriptWriter  # noqa: E402
-from tests.studio.conftest import VISIBILITY  # noqa: E402
-from tests.studio.scripted import Scripted  # noqa: E402
+from bench.daemon import cpu_seconds, start_watch
+from crumb.qa import find_chromium
+from crumb.qa.browser import LAUNCH_ARGS
+from crumb.store.follow import Follower
+from crumb.store.paths import session_inbox, transcript_path
+from crumb.store.writer import TranscriptWriter
+from tests.studio.conftest import VISIBILITY
+from tests.studio.scripted import Scripted
 
 OUT = Path(__file__).resolve().parent / "out"
 CLI = [sys.executable, "-c", "from crumb.cli import main; main(prog_name='crumb')"]
@@ -131,7 +131,7 @@ class Tab:
                 tail = tail[-32:] + data  # an id line may be split across two reads (seen twice: first time kept)
                 for seq in SSE_ID.findall(tail):
                     self.arrivals.setdefault(int(seq), now)
-        except Exception as err:  # noqa: BLE001 - closed by close()
+        except Exception as err:
             if not self.stop.is_set():
                 print(f"tab stream ended: {err!r}", file=sys.stderr)
 
@@ -208,7 +208,7 @@ class BrowserTabs:
         try:
             self.shown.wait_for_function(f"() => window.__studio.lastSeq >= {seq}", timeout=60_000)
             return True
-        except Exception:  # noqa: BLE001 - a timeout: reported as not caught up
+        except Exception:
             return False
 
     def close(self) -> None:
@@ -357,7 +357,7 @@ class Conditions:
     def paired(self, key: str) -> dict[str, float]:
         """Median of the per-round ratios to the baseline (conditions of one round ran back to back)."""
         base = self.results["baseline"]
-        return {n: round(statistics.median(x[key] / y[key] for x, y in zip(self.results[n], base)), 3)
+        return {n: round(statistics.median(x[key] / y[key] for x, y in zip(self.results[n], base, strict=True)), 3)
                 for n in ("idle", "tabs")}
 
     def studio_ms_per(self, count: int) -> dict[str, float]:

@@ -77,7 +77,7 @@ class Settings(_Section):
     harness: HarnessSettings = Field(default_factory=HarnessSettings)
     store: Store = Field(default_factory=Store)
 
-    def merged(self, overrides: dict[str, Any]) -> "Settings":
+    def merged(self, overrides: dict[str, Any]) -> Settings:
         """A copy with nested overrides applied ({"budgets": {"fixes": 2}}); validates every value."""
         data = self.model_dump()
         for section, values in overrides.items():

@@ -10,17 +10,17 @@ from __future__ import annotations
 
 import json
 import sys
+import time
 from collections import deque
 from collections.abc import Callable
-import time
 from pathlib import Path
 from typing import Any
 
 import click
 from ulid import ULID
 
-from crumb.cli.verdict import describe, exit_code, next_commands, outcome, settled
 from crumb.actors.harness import local_only
+from crumb.cli.verdict import describe, exit_code, next_commands, outcome, settled
 from crumb.daemon import pitch_file, rejected
 from crumb.daemon.files import InboxWriteError, drop_inbox_file
 from crumb.daemon.lock import daemon_status
@@ -120,7 +120,8 @@ def check_runnable(root: Path, preset: str | None, bindings: dict[str, str], all
     """session_start.check_runnable for the CLI: exit 2 naming the role, the harness and the fix; a
     crumb.toml or preset that cannot be read is an error (exit 1), since what would run is unknown."""
     from crumb.actors.harness.preflight import CLI_HINT
-    from crumb.daemon.session_start import HarnessUnavailable, check_runnable as check
+    from crumb.daemon.session_start import HarnessUnavailable
+    from crumb.daemon.session_start import check_runnable as check
 
     try:
         check(root, preset=preset, bindings=bindings, fallback="allow" if allow_fallback else None, hint=CLI_HINT)

@@ -23,7 +23,6 @@ from ulid import ULID
 
 from crumb.actors.harness import local_only
 from crumb.config import load_settings
-from crumb.terminal import safe
 from crumb.daemon import files, grammar
 from crumb.daemon.lock import DaemonLock
 from crumb.dispatcher.dispatch import Dispatcher, spec_rules
@@ -37,6 +36,7 @@ from crumb.store.filesig import stamp_of
 from crumb.store.follow import Follower
 from crumb.store.reader import TranscriptError, repair
 from crumb.store.writer import AppendRefused, TranscriptWriter
+from crumb.terminal import safe
 
 log = logging.getLogger("crumb.daemon")
 
@@ -143,7 +143,7 @@ class Daemon:
                 continue
             try:
                 self._handle(item)
-            except Exception:  # noqa: BLE001 - the daemon outlives any one bad file or event
+            except Exception:
                 log.exception("while handling %r", item)
             if self.stop_when is not None and self.stop_when(self.sessions):
                 self._stop.set()
@@ -225,7 +225,7 @@ class Daemon:
                 spec = {k: v for k, v in data.items() if k not in ("by", "source")}
                 live.spec_renders.append(_sha(spec_markdown(Spec.model_validate(spec))))
                 del live.spec_renders[:-20]
-            except Exception:  # noqa: BLE001 - an unrenderable spec is not a reason to stop
+            except Exception:
                 log.exception("rendering spec.md")
 
     def _writer(self, session: str, live: Live | None = None) -> TranscriptWriter:

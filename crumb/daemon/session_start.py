@@ -33,7 +33,13 @@ def session_start_data(root: Path, req: Any, env: Mapping[str, str] | None = Non
     chains: dict[str, Any] = {}
     preset_name = req.preset
     try:
-        from crumb.actors.harness.bindings import chains_as_data, chosen_preset, load_config, load_preset, resolve_bindings
+        from crumb.actors.harness.bindings import (
+            chains_as_data,
+            chosen_preset,
+            load_config,
+            load_preset,
+            resolve_bindings,
+        )
 
         preset_name, _ = chosen_preset(root, req.preset, load_config(root))
         if preset_name is not None:

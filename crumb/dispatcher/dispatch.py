@@ -22,13 +22,13 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from crumb.actors.base import ActorError, ActorRequest, ActorResult, Adapter, Binding, Limits, ProgressUpdate
 from crumb.actors.harness import local_only
 from crumb.actors.harness.bindings import rooted
 from crumb.actors.harness.verifier_dir import prepare_verifier_dir
-from crumb.actors.base import ActorError, ActorRequest, ActorResult, Adapter, Binding, Limits, ProgressUpdate
 from crumb.dispatcher.manifest import measure
-from crumb.protocol.events import Meta, ResearchEvidence, ResearchPlan
 from crumb.protocol.errors import first_problem
+from crumb.protocol.events import Meta, ResearchEvidence, ResearchPlan
 from crumb.protocol.game import Criterion, JudgeScore, Manifest, PitchReading, QAResult, Spec
 from crumb.protocol.spec_markdown import SpecRules, spec_markdown
 from crumb.reducer.effects import Cancel, Effect, QACheck, Record, RunActor
@@ -156,14 +156,14 @@ class Dispatcher:
         if self._qa is not None and not left:
             try:
                 self._qa.close()
-            except Exception:  # noqa: BLE001 - closing a dead browser must not stop a shutdown
+            except Exception:
                 log.exception("closing QA runner")
         return left
 
     def _guarded(self, session: str, effect: RunActor | QACheck | Record, settings: Settings) -> None:
         try:
             self.execute(session, effect, settings)
-        except Exception:  # noqa: BLE001 - one broken effect must never take the daemon down
+        except Exception:
             log.error("effect %s of %s failed:\n%s", effect.id, session, traceback.format_exc())
         finally:
             with self._lock:
@@ -201,7 +201,7 @@ class Dispatcher:
                 controls=effect.controls,
                 settings=settings.qa,
             )
-        except Exception as err:  # noqa: BLE001 - QA's own crash is evidence too
+        except Exception as err:
             result = QAResult(build=effect.build, ok=False, error=f"QA crashed: {type(err).__name__}: {err}",
                               duration_ms=int((time.monotonic() - started) * 1000))
         body = "QA passed" if result.ok else f"QA failed: {(result.error or '; '.join(f.message for f in result.findings[:2]))[:180]}"

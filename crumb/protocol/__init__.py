@@ -3,17 +3,19 @@
 from crumb.protocol.events import (
     ACTORS,
     GROUND_TRUTH_KINDS,
-    json_schema,
     KINDS,
     SCHEMA_VERSION,
     Envelope,
     Meta,
     event_adapter,
+    json_schema,
     parse_event,
 )
 from crumb.protocol.game import Criterion, Expect, Probe, ProbeStep, Spec
 
 __all__ = [
+    "ACTORS",
+    "GROUND_TRUTH_KINDS",
     "KINDS",
     "SCHEMA_VERSION",
     "Criterion",
@@ -24,5 +26,6 @@ __all__ = [
     "ProbeStep",
     "Spec",
     "event_adapter",
+    "json_schema",
     "parse_event",
 ]

@@ -7,7 +7,7 @@ check the envelope fast and validate a kind's data only where it is read (see st
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Annotated, Any, Literal, Union
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, create_model
 
@@ -370,7 +370,7 @@ def _typed(kind: str, data_model: type[BaseModel]) -> type[Envelope]:
 
 
 TYPED: dict[str, type[Envelope]] = {k: _typed(k, m) for k, m in KINDS.items()}
-AnyEvent: Any = Annotated[Union[tuple(TYPED.values())], Field(discriminator="kind")]
+AnyEvent: Any = Annotated[tuple(TYPED.values()), Field(discriminator="kind")]
 event_adapter: TypeAdapter[Envelope] = TypeAdapter(AnyEvent)
 
 

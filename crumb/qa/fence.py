@@ -95,7 +95,7 @@ class Fence:
         def run() -> None:
             try:
                 box["value"] = fn()
-            except BaseException as exc:  # noqa: BLE001 - handed to the caller
+            except BaseException as exc:
                 box["error"] = exc
         t = self.thread(run, "crumb-qa-fence-call")
         t.start()
@@ -121,7 +121,7 @@ class Fence:
         while self._sniffer is not None:
             try:
                 data, addr = sock.recvfrom(65535)
-            except socket.timeout:
+            except TimeoutError:
                 continue
             except OSError:
                 return

@@ -348,7 +348,7 @@ class GameContext:
         await guarded(self.context.clock.install(time=CLOCK_START_S), "installing the fake clock", OPEN_TIMEOUT_S, self.ev)
         await guarded(self.context.clock.pause_at(CLOCK_START_S + 1), "pausing the fake clock", OPEN_TIMEOUT_S, self.ev)
 
-    async def new_tab(self, url: str, timeout: float) -> "GameTab":
+    async def new_tab(self, url: str, timeout: float) -> GameTab:
         assert self.context is not None
         if self.spare:
             page = self.spare.pop(0)
@@ -385,7 +385,7 @@ class GameContext:
         try:
             await asyncio.wait_for(ctx.close(), timeout)
             return True
-        except asyncio.TimeoutError:
+        except TimeoutError:
             return False
         except PlaywrightError:
             return True

@@ -25,8 +25,20 @@ from playwright.async_api import Error as PlaywrightError
 
 from crumb.protocol.game import Criterion, ProbeResult, ProbeStep
 from crumb.qa.expect import judge_all
-from crumb.qa.page import (FRAME_MS, MAIN, OPEN_TIMEOUT_S, PROBE, Aborted, Evidence, GameContext, GameTab, Hang, Lane,
-                           guarded, navigation_error)
+from crumb.qa.page import (
+    FRAME_MS,
+    MAIN,
+    OPEN_TIMEOUT_S,
+    PROBE,
+    Aborted,
+    Evidence,
+    GameContext,
+    GameTab,
+    Hang,
+    Lane,
+    guarded,
+    navigation_error,
+)
 from crumb.qa.pixels import Picture, analyse
 from crumb.settings import QASettings
 
@@ -169,8 +181,9 @@ class ContextPool:
                 filling = self._filling
                 async with self._changed:
                     await asyncio.wait_for(self._changed.wait_for(
-                        lambda: bool(self.ready[lane]) or filling is None or filling.done()), deadline - time.monotonic())
-            except asyncio.TimeoutError:
+                        lambda filling=filling: bool(self.ready[lane]) or filling is None or filling.done()),
+                        deadline - time.monotonic())
+            except TimeoutError:
                 break
             finally:
                 self.waiting[lane] -= 1
@@ -544,7 +557,7 @@ async def play(browser: Browser, base: str, url: str, *, criteria: Sequence[Crit
         except Hang as exc:
             try:  # a runaway allocation looks like a hang until the renderer dies: give it a moment
                 await asyncio.wait_for(ev.abort.wait(), CRASH_GRACE_S)
-            except asyncio.TimeoutError:
+            except TimeoutError:
                 pass
             if any(f.code == "crash" for f in ev.findings):
                 return

@@ -12,7 +12,6 @@ import concurrent.futures
 import os
 import signal
 import tempfile
-import threading
 import time
 from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
@@ -187,18 +186,18 @@ class _Engine:
         if pool is not None:
             try:
                 await asyncio.wait_for(pool.close(), CLOSE_TIMEOUT_S)
-            except (asyncio.TimeoutError, PlaywrightError):
+            except (TimeoutError, PlaywrightError):
                 pass
         self.driver_pid = None
         if browser is not None:
             try:
                 await asyncio.wait_for(browser.close(), CLOSE_TIMEOUT_S)
-            except (asyncio.TimeoutError, PlaywrightError):
+            except (TimeoutError, PlaywrightError):
                 pass
         if pw is not None:
             try:
                 await asyncio.wait_for(pw.stop(), CLOSE_TIMEOUT_S)
-            except (asyncio.TimeoutError, PlaywrightError, OSError):
+            except (TimeoutError, PlaywrightError, OSError):
                 pass
         _kill([p for p in leftovers if os.path.exists(f"/proc/{p}")])
 
@@ -233,7 +232,7 @@ class _Engine:
         try:  # the static stage reads the folder: bounded by the check's own budget like the browser stage
             static = await asyncio.wait_for(asyncio.to_thread(check_static, game_dir, entry, manifest, settings),
                                             settings.timeout_s)
-        except asyncio.TimeoutError:
+        except TimeoutError:
             static = StaticReport()
             static.add("timeout", f"reading the game folder took over {settings.timeout_s:g} s (qa.timeout_s)", "Critical")
         report, error, rechecked = PlayReport(ev=Evidence()), None, None
@@ -280,7 +279,7 @@ class _Engine:
                     if self.limits.kills() > kills:
                         ev.find("memory_limit", f"the game went over QA's browser limits ({self.limits.why}): "
                                 "the kernel killed its page", "Critical")
-        except asyncio.TimeoutError:
+        except TimeoutError:
             error = f"QA timed out after {settings.timeout_s:g} s"
             ev.find("timeout", f"{error}; raise qa.timeout_s if the game is just slow", "Critical")
             ev.restart_browser = True
@@ -318,7 +317,7 @@ class _Engine:
                     return task.result()
                 await asyncio.sleep(0)  # a stall just ended: let the monitor count it before deciding
                 if budget_s - used() <= 0:
-                    raise asyncio.TimeoutError
+                    raise TimeoutError
         finally:
             if not task.done():
                 task.cancel()
@@ -394,7 +393,7 @@ class QARunner:
     async def _warm_up(self) -> None:
         try:
             await self._engine.ready()
-        except Exception:  # noqa: BLE001 - the first check reports it
+        except Exception:
             pass
 
     def warm(self, timeout: float = LAUNCH_TIMEOUT_S) -> bool:
@@ -405,7 +404,7 @@ class QARunner:
         try:
             asyncio.run_coroutine_threadsafe(self._engine.warm(timeout), self._loop).result(timeout=timeout + 5)
             return True
-        except Exception:  # noqa: BLE001 - the next check reports what is wrong
+        except Exception:
             return False
 
     def check(self, game_dir: Path, *, entry: str = "index.html", criteria: Sequence[Criterion] = (),
@@ -429,7 +428,7 @@ class QARunner:
             future.cancel()
             asyncio.run_coroutine_threadsafe(self._engine.restart(), self._loop)
             return _failed(build_id, f"QA timed out after {settings.timeout_s:g} s", started, code="timeout")
-        except Exception as exc:  # noqa: BLE001 - never raise to the dispatcher
+        except Exception as exc:
             return _failed(build_id, f"QA failed: {type(exc).__name__}: {exc}", started)
 
     def close(self) -> None:
@@ -439,13 +438,13 @@ class QARunner:
         self._closed = True
         try:
             asyncio.run_coroutine_threadsafe(self._engine.close(), self._loop).result(timeout=3 * CLOSE_TIMEOUT_S)
-        except Exception:  # noqa: BLE001
+        except Exception:
             pass
         self._loop.call_soon_threadsafe(self._loop.stop)
         self._thread.join(timeout=CLOSE_TIMEOUT_S)
         self.fence.close()
 
-    def __enter__(self) -> "QARunner":
+    def __enter__(self) -> QARunner:
         return self
 
     def __exit__(self, *exc: object) -> None:

@@ -34,11 +34,11 @@ def safe_path(root: Path, url_path: str) -> Path | None:
 
 
 class _Handler(BaseHTTPRequestHandler):
-    server: "_Server"
+    server: _Server
     protocol_version = "HTTP/1.1"
     disable_nagle_algorithm = True  # headers and body go out as two writes: without this, each waits ~40 ms for an ACK
 
-    def log_message(self, format: str, *args: object) -> None:  # noqa: A002 - silence stderr
+    def log_message(self, format: str, *args: object) -> None:
         pass
 
     def _send(self, head_only: bool) -> None:
@@ -63,10 +63,10 @@ class _Handler(BaseHTTPRequestHandler):
         if not head_only:
             self.wfile.write(data)
 
-    def do_GET(self) -> None:  # noqa: N802
+    def do_GET(self) -> None:
         self._send(False)
 
-    def do_HEAD(self) -> None:  # noqa: N802
+    def do_HEAD(self) -> None:
         self._send(True)
 
 
@@ -113,7 +113,7 @@ class GameServer:
     def url(self, entry: str) -> str:
         return self.base + entry.lstrip("/")
 
-    def start(self) -> "GameServer":
+    def start(self) -> GameServer:
         self._server = _Server(self.root, self.port)
         self._thread = threading.Thread(target=self._server.serve_forever, kwargs={"poll_interval": 0.05},
                                         name="crumb-qa-http", daemon=True)
@@ -126,7 +126,7 @@ class GameServer:
             self._server.server_close()
             self._server = None
 
-    def __enter__(self) -> "GameServer":
+    def __enter__(self) -> GameServer:
         return self.start()
 
     def __exit__(self, *exc: object) -> None:

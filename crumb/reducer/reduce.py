@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Callable
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import msgspec
@@ -146,7 +146,7 @@ _TS_LEN = len("2026-01-01T00:00:00.000000Z")
 
 def _iso(when: datetime) -> str:
     """The one timestamp format of a transcript: ISO 8601, UTC, microseconds, 'Z' (sorts as text)."""
-    return when.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+    return when.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
 
 
 def _canonical(ts: str) -> str | None:

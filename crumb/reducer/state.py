@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import copy
 import hashlib
-from datetime import datetime
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any, TypedDict
 
 import msgspec

@@ -13,7 +13,7 @@ import fcntl
 import os
 from collections.abc import Iterator
 from contextlib import contextmanager
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any, Literal
 
@@ -107,7 +107,7 @@ class TranscriptWriter:
             prev = last_event(self.path, fd)
             if prev is not None and prev.get("session") != self.session:
                 raise TranscriptError(f"{self.path}: belongs to session {prev.get('session')!r}, not {self.session!r}")
-            when = now or datetime.now(timezone.utc)
+            when = now or datetime.now(UTC)
             if prev is not None:
                 prev_ts = datetime.fromisoformat(prev["ts"])
                 if when < prev_ts:  # the clock stepped back: time in a transcript never does

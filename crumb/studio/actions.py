@@ -95,9 +95,8 @@ def check_choices(root: Path, req: PitchForm) -> None:
     (unless fallback is allowed), before anything is written: the daemon would only fall back to the
     offline studio, and the person would learn it from the timeline."""
     from crumb.actors.harness import local_only
-    from crumb.daemon.pitch_file import check_bindings, check_preset
-
     from crumb.actors.harness.preflight import STUDIO_HINT
+    from crumb.daemon.pitch_file import check_bindings, check_preset
     from crumb.daemon.session_start import check_runnable
 
     try:  # the checks `crumb pitch --preset --role [--allow-fallback]` makes

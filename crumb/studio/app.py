@@ -9,10 +9,10 @@ from __future__ import annotations
 import asyncio
 import html
 import mimetypes
-from urllib.parse import quote
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 import msgspec
 from pydantic import ValidationError
@@ -24,10 +24,10 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.types import Receive, Scope, Send
 
+from crumb.daemon import rejected
 from crumb.daemon.files import InboxWriteError
 from crumb.protocol.errors import one_line
 from crumb.store.paths import session_dir, transcript_path
-from crumb.daemon import rejected
 from crumb.studio import actions, data
 from crumb.studio.panels import PanelFeed, PanelUpdate
 from crumb.studio.security import Guard, GuardMiddleware

@@ -102,7 +102,7 @@ class _Fold:
         self.logs: list[dict[str, Any]] = []
         self.lock = threading.Lock()
 
-    def refresh(self) -> "_Fold":
+    def refresh(self) -> _Fold:
         from crumb.reducer.reduce import apply
 
         with self.lock:

@@ -99,7 +99,7 @@ class Studio:
             for sig in (signal.SIGINT, signal.SIGTERM):
                 self._loop.add_signal_handler(sig, self.request_stop)
         await asyncio.gather(*(s.serve(sockets=[sock]) for s, sock in
-                               zip(self.servers, (self.studio_sock, self.preview_sock, self.stream_sock))))
+                               zip(self.servers, (self.studio_sock, self.preview_sock, self.stream_sock), strict=True)))
 
     def request_stop(self) -> None:
         """Ask every server to finish (thread-safe): streams end, then the loop returns."""
@@ -116,7 +116,7 @@ class Studio:
 
     # ---- background use (tests, benchmark)
 
-    def start(self, timeout: float = 10.0) -> "Studio":
+    def start(self, timeout: float = 10.0) -> Studio:
         """Run in a daemon thread and return once both servers accept connections."""
         self._thread = threading.Thread(target=lambda: asyncio.run(self.serve()), name="crumb-studio", daemon=True)
         self._thread.start()

@@ -211,7 +211,7 @@ class FakeServer:
     def model(self) -> str:
         return self.script.model or self.default_model
 
-    def __enter__(self) -> "FakeServer":
+    def __enter__(self) -> FakeServer:
         self.thread.start()
         return self
 

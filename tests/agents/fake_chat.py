@@ -31,7 +31,7 @@ def builder_text(files: dict[str, str], notes: list[str]) -> str:
 
 
 class Handler(BaseHTTPRequestHandler):
-    server: "FakeChat"
+    server: FakeChat
     protocol_version = "HTTP/1.1"
 
     def log_message(self, *args: Any) -> None:
@@ -148,7 +148,7 @@ class FakeChat(ThreadingHTTPServer):
     def base_url(self) -> str:
         return f"http://127.0.0.1:{self.server_address[1]}/v1"
 
-    def __enter__(self) -> "FakeChat":
+    def __enter__(self) -> FakeChat:
         self.thread.start()
         return self
 

@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, os.path.dirname(os.path.realpath(__file__)))
-from answers import GAME_HTML, auto_reply  # noqa: E402
+from answers import GAME_HTML, auto_reply
 
 mode = sys.argv[1] if len(sys.argv) > 1 else "ok"
 request = json.loads(sys.stdin.read())

@@ -19,6 +19,7 @@ from tests.agents.fake_chat import FakeChat
 from tests.badinput.corpus import Case, assert_names, one_line
 from tests.harness.conftest import Progress, make_request
 
+
 def tree(folder: Path) -> dict[str, bytes | str]:
     """Every entry under folder (links as their target), to show nothing appeared or went missing."""
     out: dict[str, bytes | str] = {}

@@ -29,7 +29,7 @@ class Case(BaseModel):
     id: str = ""
 
     @model_validator(mode="after")
-    def _silence_is_named(self) -> "Case":
+    def _silence_is_named(self) -> Case:
         if not self.expect and self.outcome not in ("ignored", "session"):
             raise ValueError("only an accepted (session) or ignored outcome may expect no error message")
         return self
@@ -42,7 +42,7 @@ def load_cases() -> list[Case]:
         try:
             raw = tomllib.loads(path.read_text(encoding="utf-8"))
             cases.append(Case.model_validate({**raw, "id": path.stem}))
-        except Exception as err:  # noqa: BLE001 - name the file, whatever went wrong
+        except Exception as err:
             raise ValueError(f"{path.name}: {err}") from None
     return cases
 

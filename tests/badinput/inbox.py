@@ -48,7 +48,7 @@ class InboxWorld:
         self.live = ""
         self.done = ""
 
-    def __enter__(self) -> "InboxWorld":
+    def __enter__(self) -> InboxWorld:
         self.running.__enter__()
         self.live = self.pitch_session("live.txt", "a snake game that never gets built")
         wait_until(lambda: any(e["data"].get("adapter") == "command" for e in events(self.root, self.live, "effect.started")),

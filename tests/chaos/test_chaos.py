@@ -42,7 +42,7 @@ PITCHES = [
 ]
 
 
-def crash(proc) -> None:  # noqa: ANN001
+def crash(proc) -> None:
     """SIGKILL the daemon process alone (not its group): its children must not outlive it."""
     try:
         os.kill(proc.pid, signal.SIGKILL)
@@ -51,7 +51,7 @@ def crash(proc) -> None:  # noqa: ANN001
     proc.wait(timeout=30)
 
 
-def run_chaos(root: Path, qa_runner, *, sessions: int, kills: int, seed: int) -> dict:  # noqa: ANN001
+def run_chaos(root: Path, qa_runner, *, sessions: int, kills: int, seed: int) -> dict:
     rng = random.Random(seed)
     (root / "inbox").mkdir(parents=True, exist_ok=True)
     pitches = [PITCHES[i % len(PITCHES)] for i in range(sessions)]
@@ -95,12 +95,12 @@ def run_chaos(root: Path, qa_runner, *, sessions: int, kills: int, seed: int) ->
     with RunningDaemon(root, qa_runner) as final:
         for sid in ids:
             try:
-                wait_until(lambda: state(root, sid).done is not None and not any(
+                wait_until(lambda sid=sid: state(root, sid).done is not None and not any(
                     p.is_file() for p in paths.session_inbox(root, sid).iterdir()), 300, f"{sid} finished")
             except AssertionError as err:
                 raise AssertionError(f"{err}; {where_it_stands(root, sid)}") from None
         for sid in ids:  # the file has the last line before the daemon has reduced it
-            wait_until(lambda: final.daemon.sessions[sid].state.last_seq == state(root, sid).last_seq, 60,
+            wait_until(lambda sid=sid: final.daemon.sessions[sid].state.last_seq == state(root, sid).last_seq, 60,
                        f"{sid} reduced to its last line")
         live = {sid: final.daemon.sessions[sid].state.state_hash() for sid in ids}
 
@@ -148,7 +148,7 @@ def left_behind(tag: str, timeout: float = 30) -> int:
 
 
 @pytest.mark.timeout(1200)
-def test_chaos_short(tmp_path: Path, qa_runner) -> None:  # noqa: ANN001
+def test_chaos_short(tmp_path: Path, qa_runner) -> None:
     figures = run_chaos(tmp_path / "root", qa_runner, sessions=6, kills=3, seed=int(os.environ.get("CRUMB_CHAOS_SEED", 7)))
     report("short", figures)
     assert figures["files_dropped"] == 6 * 3, figures  # every pitch and every steering file was dropped
@@ -157,7 +157,7 @@ def test_chaos_short(tmp_path: Path, qa_runner) -> None:  # noqa: ANN001
 
 @pytest.mark.chaos_long
 @pytest.mark.timeout(5400)
-def test_chaos_long(tmp_path: Path, qa_runner) -> None:  # noqa: ANN001
+def test_chaos_long(tmp_path: Path, qa_runner) -> None:
     figures = run_chaos(tmp_path / "root", qa_runner, sessions=int(os.environ.get("CRUMB_CHAOS_SESSIONS", 24)),
                         kills=int(os.environ.get("CRUMB_CHAOS_KILLS", 32)), seed=int(os.environ.get("CRUMB_CHAOS_SEED", 11)))
     report("long", figures)

@@ -7,7 +7,7 @@ so a test reads them by path; sim.state.pending holds the typed structs themselv
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from ulid import ULID
@@ -17,7 +17,7 @@ from crumb.reducer.effects import to_data
 from crumb.reducer.reduce import apply, initial_state
 from crumb.settings import Settings
 
-T0 = datetime(2026, 1, 1, tzinfo=timezone.utc)
+T0 = datetime(2026, 1, 1, tzinfo=UTC)
 
 
 def spec_data(genre: str = "snake", criteria: int = 3) -> dict[str, Any]:

@@ -7,9 +7,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from crumb.reducer.effects import to_data
 from crumb.reducer.replay import replay_file
 from crumb.store.writer import TranscriptWriter
-from crumb.reducer.effects import to_data
 from tests.core.sim import Sim, judge_data, manifest, qa_data, spec_data
 
 CLAUDE = {"harness": "claude", "provider": "anthropic", "model": "sonnet", "options": {}, "origin": "flag"}

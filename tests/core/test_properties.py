@@ -5,12 +5,13 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
+from crumb.reducer.effects import to_data
 from crumb.reducer.reduce import reduce
 from crumb.reducer.replay import replay_events, replay_file
 from crumb.store.writer import TranscriptWriter
-from crumb.reducer.effects import to_data
 from tests.core.sim import Sim, judge_data, manifest, qa_data, spec_data
 
 RESULTS = {

@@ -10,7 +10,7 @@ import stat
 import subprocess
 import sys
 import textwrap
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import orjson
@@ -65,7 +65,7 @@ def test_ground_truth_kinds_are_refused_from_an_inbox_writer(path, kind):
 
 def test_time_never_goes_backwards_even_when_the_clock_does(path):
     w = writer(path)
-    now = datetime(2026, 6, 1, 12, tzinfo=timezone.utc)
+    now = datetime(2026, 6, 1, 12, tzinfo=UTC)
     a = w.append("note", {"text": "a"}, now=now)
     b = w.append("note", {"text": "b"}, now=now - timedelta(hours=1))
     assert b["ts"] > a["ts"] and b["id"] > a["id"]
@@ -157,10 +157,10 @@ def test_the_writer_refuses_to_append_after_a_damaged_last_line_naming_it(path, 
 
 
 def test_the_writer_continues_after_a_line_from_a_newer_version(path):
-    writer(path).append("note", {"text": "one"}, now=datetime(2026, 6, 1, 11, tzinfo=timezone.utc))
+    writer(path).append("note", {"text": "one"}, now=datetime(2026, 6, 1, 11, tzinfo=UTC))
     with open(path, "ab") as f:
         f.write(damaged(v=2, kind="hologram.render", data={"x": 1}, trace="new envelope field", **{"from": "studio"}) + b"\n")
-    event = writer(path).append("note", {"text": "three"}, now=datetime(2026, 6, 1, 10, tzinfo=timezone.utc))
+    event = writer(path).append("note", {"text": "three"}, now=datetime(2026, 6, 1, 10, tzinfo=UTC))
     assert event["seq"] == 3 and event["id"] > GOOD_ID and event["ts"] > GOOD_TS
 
 

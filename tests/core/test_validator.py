@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from crumb.protocol.game import DIMENSIONS
 from crumb.reducer.validator import RULES, qa_scores, validate

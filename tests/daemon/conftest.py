@@ -10,7 +10,6 @@ import threading
 from pathlib import Path
 from typing import Any
 
-
 from crumb.daemon.daemon import Daemon
 from crumb.reducer.replay import replay_file
 from crumb.reducer.state import SessionState

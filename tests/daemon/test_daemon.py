@@ -12,6 +12,7 @@ import pytest
 from crumb.daemon.lock import daemon_status
 from crumb.reducer.replay import replay_file
 from crumb.store import paths
+from tests.agents.conftest import gemini, throwaway_home  # noqa: F401  (fixtures)
 from tests.daemon.conftest import (
     RunningDaemon,
     crumb,
@@ -24,7 +25,6 @@ from tests.daemon.conftest import (
     wait_done,
     wait_until,
 )
-from tests.agents.conftest import gemini, throwaway_home  # noqa: F401  (fixtures)
 
 
 def test_a_pitch_file_becomes_a_session_that_runs_to_its_end(root, daemon):

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from ulid import ULID
 
-from crumb.daemon.watcher import WatchEvent, Watcher
+from crumb.daemon.watcher import Watcher, WatchEvent
 
 DEADLINE = 15.0
 

@@ -16,8 +16,8 @@ from ulid import ULID
 
 from crumb.daemon.lock import daemon_status
 from crumb.store import paths
-from tests.daemon.conftest import crumb, events, state, wait_done
 from tests.agents.conftest import gemini, throwaway_home  # noqa: F401  (fixtures)
+from tests.daemon.conftest import crumb, events, state, wait_done
 from tests.wait import wait_until
 
 

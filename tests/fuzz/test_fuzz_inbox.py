@@ -12,7 +12,8 @@ import os
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, assume, given, settings, strategies as st
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
 
 from crumb.daemon.files import InboxRead, InboxReject, read_inbox_file
 from crumb.daemon.grammar import FRONT_MATTER_KEYS, PitchFile, parse_pitch, parse_steering

@@ -10,7 +10,8 @@ from pathlib import Path
 
 import orjson
 import pytest
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from crumb.reducer.replay import replay_events
 from crumb.store.reader import TranscriptError, read_events, repair

@@ -74,7 +74,7 @@ def test_every_registered_genre_builds_and_its_game_reports_its_state(browser, t
         context = browser.new_context(viewport={"width": 480, "height": 720})
         page = context.new_page()
         errors: list[str] = []
-        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.on("pageerror", lambda e, errors=errors: errors.append(str(e)))
         page.goto((out / "index.html").as_uri())
         page.wait_for_function("window.__crumb && window.__crumb.state().phase === 'title'", timeout=15_000)
         page.keyboard.press("Enter")

@@ -6,13 +6,13 @@ from pathlib import Path
 
 import pytest
 
+from crumb.actors.base import Binding
 from crumb.actors.harness import (
     chains_as_data,
     chains_from_data,
     load_preset,
     resolve_bindings,
 )
-from crumb.actors.base import Binding
 from crumb.actors.harness.bindings import ROLES, check_flags, parse_binding, preset_names, rooted
 
 REPO = Path(__file__).resolve().parents[2]

@@ -8,7 +8,6 @@ import pytest
 from click.testing import CliRunner
 
 from crumb.actors.base import ActorError
-
 from crumb.actors.harness import chains_as_data, resolve_bindings
 from crumb.cli import main
 from crumb.store import paths

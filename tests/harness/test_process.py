@@ -6,8 +6,8 @@ import os
 import sys
 import threading
 import time
-from typing import Any
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -182,7 +182,7 @@ def test_adapter_timeout_kills_agent_and_its_children(throwaway_home, monkeypatc
             seen = sampler.stop()
         assert vendor.server.role_requests("planner"), "the CLI never asked the model"
         assert any(cmd.startswith("sleep 600") for cmd in seen.values()), f"the CLI did not start the command: {seen}"
-        assert wait_until(lambda: not vendor.processes(), 10, "the CLI and its command to be gone")
+        assert wait_until(lambda vendor=vendor: not vendor.processes(), 10, "the CLI and its command to be gone")
 
 
 def test_adapter_cancel_returns_soon(codex, tmp_path):  # noqa: F811

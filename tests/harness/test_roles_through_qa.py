@@ -12,7 +12,6 @@ import pytest
 from crumb.actors.base import Binding
 from crumb.actors.harness import get_adapter, prepare_verifier_dir
 from crumb.protocol.game import JudgeScore, QAResult, Spec
-
 from tests.agents.answers import GAME_HTML
 
 from .conftest import PITCH, make_request
@@ -29,7 +28,7 @@ def qa():
 
     try:
         find_chromium()
-    except Exception as exc:  # noqa: BLE001
+    except Exception as exc:
         pytest.skip(f"no browser: {exc}")
     with QARunner() as runner:
         yield runner

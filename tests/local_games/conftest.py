@@ -27,7 +27,7 @@ class Game:
         page.on("pageerror", lambda e: self.errors.append(f"pageerror: {e}"))
         page.on("console", lambda m: m.type == "error" and self.errors.append(f"console: {m.text}"))
 
-    def open(self, index: Path, install_clock: bool = True) -> "Game":
+    def open(self, index: Path, install_clock: bool = True) -> Game:
         # Paused: game time moves only when a test advances it, however slow the machine is.
         if install_clock:
             self.page.clock.install(time=T0)

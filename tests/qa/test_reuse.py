@@ -67,7 +67,7 @@ def count_recycles(monkeypatch: pytest.MonkeyPatch) -> dict[str, int]:
     real = page.GameContext.recycle
     counts = {"reused": 0, "refused": 0}
 
-    async def recycle(self, park_base, timeout):  # noqa: ANN001, ANN202
+    async def recycle(self, park_base, timeout):
         try:
             await real(self, park_base, timeout)
         except page.Aborted:
@@ -111,15 +111,15 @@ def test_a_context_whose_wipe_left_something_is_not_reused(one_lane: QARunner, m
     real_cdp = page.GameContext.cdp
 
     class ClearsNothing:
-        def __init__(self, session) -> None:  # noqa: ANN001
+        def __init__(self, session) -> None:
             self.session = session
 
-        async def send(self, method, params=None):  # noqa: ANN001, ANN201
+        async def send(self, method, params=None):
             if method == "Storage.clearDataForOrigin":
                 return {}
             return await self.session.send(method, params)
 
-    async def cdp(self, pg, timeout):  # noqa: ANN001, ANN202
+    async def cdp(self, pg, timeout):
         return ClearsNothing(await real_cdp(self, pg, timeout))
 
     monkeypatch.setattr(page.GameContext, "cdp", cdp)
@@ -166,7 +166,7 @@ def test_a_stall_of_qas_own_is_checked_again_before_the_game_is_blamed(
     real = runner_module.play
     calls = []
 
-    async def stalls_once(*args, **kwargs):  # noqa: ANN002, ANN003, ANN202
+    async def stalls_once(*args, **kwargs):
         calls.append(1)
         if len(calls) == 1:
             ev = kwargs["ev"]
@@ -192,7 +192,7 @@ def test_time_the_machine_stood_still_is_not_counted_against_the_game(monkeypatc
     real_load = page.GameTab.load
     stalled: list[float] = []
 
-    async def load_then_stand_still(self, timeout):  # noqa: ANN001, ANN202
+    async def load_then_stand_still(self, timeout):
         await real_load(self, timeout)
         if not stalled:
             stalled.append(8.0)

@@ -56,7 +56,7 @@ class Scripted:
     # ---- the usual steps of a session
 
     def start(self, pitch: str = "a neon snake game, 60 second rounds",
-              bindings: dict[str, list[dict[str, Any]]] | None = None) -> "Scripted":
+              bindings: dict[str, list[dict[str, Any]]] | None = None) -> Scripted:
         self.append("session.start", {"settings": Settings().model_dump(mode="json"), "preset": "local",
                                       "bindings": bindings or {}}, from_="daemon", body="session started")
         self.append("goal", {"pitch": pitch}, from_="user", body=pitch)
@@ -130,7 +130,7 @@ class Scripted:
                 self.append(ev["kind"], ev["data"], body=ev.get("body", ""), effect=eff["id"],
                             from_="validator" if ev["kind"] == "audit" else "dispatcher")
 
-    def to_partial(self) -> "Scripted":
+    def to_partial(self) -> Scripted:
         self.start()
         self.plan()
         self.build()

@@ -12,7 +12,6 @@ import pytest
 from crumb.store.paths import session_inbox
 from crumb.store.writer import TranscriptWriter
 from crumb.studio.server import Studio
-
 from tests.studio.conftest import open_session, preview_frame
 from tests.studio.scripted import Scripted
 from tests.wait import wait_until

@@ -11,7 +11,6 @@ import pytest
 from ulid import ULID
 
 from crumb.studio.server import Studio
-
 from tests.studio.scripted import Scripted
 
 pytestmark = pytest.mark.browser

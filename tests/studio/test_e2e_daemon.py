@@ -13,7 +13,6 @@ from typing import Any
 import pytest
 
 from crumb.studio.server import Studio
-
 from tests.studio.conftest import preview_frame
 from tests.studio.scripted import Scripted
 from tests.wait import wait_until

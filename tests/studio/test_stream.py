@@ -8,10 +8,9 @@ import httpx
 import orjson
 import pytest
 
-from crumb.studio import app as studio_app
-
 from crumb.store.paths import transcript_path
 from crumb.store.writer import TranscriptWriter
+from crumb.studio import app as studio_app
 from crumb.studio.server import Studio
 from crumb.studio.tail import CROWD, HOLD_S, Batch, Subscriber, Tail
 from tests.studio.conftest import SSEReader

@@ -10,7 +10,6 @@ from typing import Any
 import pytest
 
 from crumb.studio.server import Studio
-
 from tests.studio.conftest import open_session
 from tests.studio.scripted import Scripted
 

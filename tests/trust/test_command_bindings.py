@@ -26,7 +26,7 @@ EVIL = "command:/bin/sh -c 'touch /tmp/crumb-pwned'"
 ALLOW = '[security]\nallow_commands = ["/bin/sh -c \'touch /tmp/crumb-pwned\'"]\n'
 
 
-def test_the_studio_api_refuses_a_command_binding_unless_allow_listed(studio: Studio, client: httpx.Client,
+def test_the_studio_api_refuses_a_command_binding_unless_allow_listed(studio: Studio, client: httpx.Client,  # noqa: F811
                                                                         root: Path) -> None:
     r = client.post("/api/pitch", json={"pitch": "a snake game", "bindings": {"builder": EVIL}},
                     headers=post_headers(studio))

@@ -13,7 +13,6 @@ from typing import Any
 
 import pytest
 
-
 from tests.qa.conftest import GAMES, chromium_or_skip
 from tests.wait import wait_until
 
@@ -71,7 +70,7 @@ class Service:
         self.port = self.server.server_address[1]
         self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
 
-    def __enter__(self) -> "Service":
+    def __enter__(self) -> Service:
         self.thread.start()
         return self
 

@@ -28,8 +28,8 @@ from crumb.actors.base import (
 )
 from crumb.actors.harness.cli_harness import CliHarness
 from crumb.actors.harness.common import (
-    JsonLines,
     NESTED_CLAUDE_VARS,
+    JsonLines,
     relative_path,
     table,
     usage_meta,
@@ -37,8 +37,8 @@ from crumb.actors.harness.common import (
 from crumb.actors.harness.process import ProcessResult
 from crumb.actors.harness.progress import Throttle
 from crumb.actors.harness.roles import (
-    agent_result,
     WRITERS,
+    agent_result,
     portable_schema,
 )
 

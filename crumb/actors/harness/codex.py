@@ -52,8 +52,8 @@ from crumb.actors.harness.private_home import (
 from crumb.actors.harness.process import ProcessResult
 from crumb.actors.harness.progress import Throttle
 from crumb.actors.harness.roles import (
-    agent_result,
     WRITERS,
+    agent_result,
 )
 
 SANDBOXES = ("read-only", "workspace-write", "danger-full-access")

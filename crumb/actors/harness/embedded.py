@@ -13,7 +13,6 @@ from typing import Any, ClassVar
 from crumb.actors.base import ActorRequest, ActorResult, Adapter, Binding, ProgressFn
 from crumb.actors.harness.plugin import Harness
 
-
 STUDIO = "crumb.actors.local.adapter"
 
 

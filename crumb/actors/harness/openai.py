@@ -19,9 +19,9 @@ import socket
 import threading
 import time
 from collections.abc import Mapping
+from email.utils import parsedate_to_datetime
 from pathlib import Path
 from typing import Any, ClassVar
-from email.utils import parsedate_to_datetime
 from urllib.parse import urlsplit
 from urllib.request import getproxies, proxy_bypass
 
@@ -34,8 +34,8 @@ from crumb.actors.base import (
     ProgressUpdate,
 )
 from crumb.actors.harness.common import usage_meta
-from crumb.actors.harness.plugin import Harness
 from crumb.actors.harness.filesformat import FileFormatError, parse_files, write_files
+from crumb.actors.harness.plugin import Harness
 from crumb.actors.harness.progress import Throttle
 from crumb.actors.harness.roles import (
     WRITERS,

@@ -9,9 +9,10 @@ a model a preset names (or a harness's default) has only the catch-all.
 from __future__ import annotations
 
 import tomllib
+from collections.abc import Mapping
 from functools import lru_cache
 from importlib import resources
-from typing import Literal, Mapping
+from typing import Literal
 
 #: providers whose models run on the user's own machine: every model is free
 FREE = ("local", "ollama", "llamacpp", "vllm", "lmstudio")

@@ -185,7 +185,7 @@ def group_alive(pgid: int) -> bool:
 class _Pump(threading.Thread):
     """Copies one pipe to the log and to a buffer, line by line, noting when output last arrived."""
 
-    def __init__(self, name: str, pipe: IO[bytes], run: "_Run") -> None:
+    def __init__(self, name: str, pipe: IO[bytes], run: _Run) -> None:
         super().__init__(name=f"crumb-pump-{name}", daemon=True)
         self.stream = name
         self.pipe = pipe
@@ -246,7 +246,7 @@ class _Run:
         if pump.stream == "stdout" and self.on_line is not None and self.callback_error is None:
             try:
                 self.on_line(raw.decode("utf-8", "replace").rstrip("\r\n"))
-            except BaseException as exc:  # noqa: BLE001 - reported by run_process, not swallowed
+            except BaseException as exc:
                 self.callback_error = exc
 
     def pipe_closed(self) -> None:

@@ -17,6 +17,7 @@ import re
 import threading
 from dataclasses import dataclass
 from importlib import metadata
+from typing import cast
 
 from crumb.actors.base import ActorError, ActorRequest, ActorResult, ProgressFn
 from crumb.actors.harness.plugin import Harness
@@ -85,7 +86,7 @@ def _load(name: str, target: str, package: str) -> type[Harness] | str:
     missing = [a for a in ("name", "run") if not getattr(obj, a, None) or getattr(obj, a) is getattr(Harness, a)]
     if missing:
         return f"{where}: {target} has no {' or '.join(missing)}; subclass crumb.actors.harness.plugin.Harness"
-    said = getattr(obj, "name")
+    said = cast("type[Harness]", obj).name  # checked present just above; it need not subclass Harness
     if said != name:
         return f"{where}: its class says name = {said!r}; make the entry point and the class name agree"
     # a class with `name` and `run` but not derived from Harness gets Harness's defaults for the rest

@@ -29,7 +29,7 @@ class PlannerAnswer(_Answer):
     research: ResearchPlan | None = None
 
     @model_validator(mode="after")
-    def _one(self) -> "PlannerAnswer":
+    def _one(self) -> PlannerAnswer:
         if (self.spec is None) == (self.research is None):
             raise ValueError('answer exactly one of "spec" or "research"')
         return self

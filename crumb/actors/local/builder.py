@@ -20,7 +20,8 @@ from pydantic import BaseModel, ConfigDict, Field
 from crumb.genres import PALETTE_KEYS, Genre, genres, ids, loaded
 from crumb.protocol.game import Spec
 
-__all__ = ["FAULTS", "GENRES", "ALIASES", "PALETTE_KEYS", "GameConfig", "available_genres", "build_game", "genre_file",
+# GENRES and ALIASES come from the module __getattr__ below (read from the registry when asked)
+__all__ = ["FAULTS", "GENRES", "ALIASES",  # noqa: F822 "PALETTE_KEYS", "GameConfig", "available_genres", "build_game", "genre_file",
            "games_dir", "make_config", "resolve_genre"]
 
 
@@ -137,7 +138,7 @@ def _palette(spec: Spec, genre: str, notes: list[str]) -> dict[str, str]:
     bad = [c for c in given if not HEX.match(c)]
     if bad:
         notes.append(f"palette: ignored {', '.join(map(repr, bad))} (not #rgb or #rrggbb hex colours)")
-    for key, color in zip(PALETTE_KEYS, good):
+    for key, color in zip(PALETTE_KEYS, good, strict=False):
         base[key] = color
     if good and len(good) < len(PALETTE_KEYS):
         notes.append(f"palette: {len(good)} colour(s) from the spec ({', '.join(PALETTE_KEYS[:len(good)])}), rest from the {genre} default")

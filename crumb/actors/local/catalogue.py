@@ -18,7 +18,8 @@ from pydantic import BaseModel, ConfigDict, Field
 from crumb.genres import LANGUAGES, Genre
 from crumb.genres.registry import Registry, registry
 
-__all__ = ["LANGUAGES", "GENRES", "NUMBER_SUPPORT", "CatalogueEntry", "GenreControls", "ThemeEntry", "ColourEntry",
+# GENRES and NUMBER_SUPPORT come from the module __getattr__ below (read from the registry when asked)
+__all__ = ["LANGUAGES", "GENRES", "NUMBER_SUPPORT",  # noqa: F822 "CatalogueEntry", "GenreControls", "ThemeEntry", "ColourEntry",
            "ExtraEntry", "THEMES", "DEFAULT_THEME", "COLOURS", "EXTRAS", "KNOBS", "genres", "genre_ids", "entry",
            "theme", "number_support", "evidence_id"]
 

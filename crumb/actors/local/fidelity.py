@@ -10,7 +10,16 @@ from collections.abc import Sequence
 
 from crumb.actors.local import catalogue as cat
 from crumb.actors.local.pitch import read_pitch
-from crumb.protocol.game import NUMBER_PATHS, Criterion, GenreReading, LanguageReading, Numbers, PitchReading, Spec, StatedNumber
+from crumb.protocol.game import (
+    NUMBER_PATHS,
+    Criterion,
+    GenreReading,
+    LanguageReading,
+    Numbers,
+    PitchReading,
+    Spec,
+    StatedNumber,
+)
 
 #: where a stated number shows in the game's test hook, and the criterion that checks it
 _IDS = {"time_limit_s": "timer", "lives": "lives", "target_score": "target", "levels": "levels", "moves": "moves",

@@ -154,7 +154,7 @@ def judge(projected: dict[str, Any], settings: Judge | None = None) -> JudgeScor
     if not spec.criteria:
         add("Critical", "the spec has no acceptance criteria to check")
     if not qa.ok and not any(i.severity in ("Important", "Critical") for i in issues):
-        add("Important", "QA reports the build as not ok" + (f" (static checks failed)" if not qa.static_ok else ""))
+        add("Important", "QA reports the build as not ok" + (" (static checks failed)" if not qa.static_ok else ""))
 
     # ---- scores
     failed = [cid for cid, r in results.items() if not r.ok]
