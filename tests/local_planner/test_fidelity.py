@@ -60,7 +60,7 @@ def audited(spec: Spec, judge_data: dict[str, Any], probes: list[dict[str, Any]]
         qa = {**qa, "probes": probes, "ok": all(p["ok"] for p in probes)}
     return validate(judge_data, qa=qa, spec=spec.model_dump(mode="json"),
                     build={"manifest": all_held(spec)["build"]["manifest"]}, input_ids=["G", "S", "B", "Q"],
-                    judge_provider=None, builder_provider=None, settings=Settings().model_dump(mode="json"))
+                    judge_provider=None, builder_provider=None, settings=Settings().judge)
 
 
 def rules_of(result: dict[str, Any]) -> set[str]:
