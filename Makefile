@@ -38,7 +38,7 @@ $(AGENTS_STAMP): tests/agents/package.json tests/agents/package-lock.json
 
 agents: $(AGENTS_STAMP) ## install the pinned claude, codex and gemini CLIs the tests use (into .cache/agents)
 
-demo: setup ## pitch "60-second match-3 with combo bonus" on the offline studio and run it to the end
+demo: setup ## pitch "60-second match-3 with combo bonus" on the embedded studio and run it to the end
 	@$(CRUMB) run "$(PITCH)"
 
 watch: setup ## run the daemon on this folder (drop files into inbox/ to pitch)

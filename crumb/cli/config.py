@@ -85,7 +85,7 @@ def render(data: dict[str, Any]) -> str:
     else:
         preset = data.get("preset")
         lines.append(f"preset: {preset} (from {data['preset_from']})" if preset else
-                     "preset: none chosen (ambient, else the offline studio)")
+                     "preset: none chosen (ambient, else the embedded studio)")
         if data.get("ambient"):
             amb = data["ambient"]
             lines.append(f"ambient: running inside {amb['harness']} ({amb['env']} is set)")

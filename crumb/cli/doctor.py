@@ -96,16 +96,16 @@ def watch_backend() -> dict[str, Any]:
 
 def local_studio() -> dict[str, Any]:
     try:
-        from crumb.actors.local.adapter import LocalAdapter  # noqa: F401
+        from crumb.actors.embedded.adapter import LocalAdapter  # noqa: F401
     except ImportError as exc:
-        return {"ok": False, "error": f"the offline studio cannot load: {exc}"}
+        return {"ok": False, "error": f"the embedded studio cannot load: {exc}"}
     return {"ok": True}
 
 
 def available(b: Binding, root: Path, env: dict[str, str], cache: dict[str, str | None], local: dict[str, Any]) -> str | None:
     """None when this binding can run here, else why not (the pre-flight check `crumb pitch` makes)."""
     if b.harness == "local":
-        return None if local["ok"] else "offline studio broken"
+        return None if local["ok"] else "embedded studio broken"
     key = f"{label(b)}\0{sorted(b.options.items())!r}"
     if key not in cache:
         problem = why_not(b, root, env)
@@ -163,7 +163,7 @@ def render(r: dict[str, Any]) -> str:
     w = r["watch"]
     extra = f" (max_user_watches {w['max_user_watches']})" if "max_user_watches" in w else ""
     lines.append(f"watch:    {mark[w['ok']]}{w.get('backend') or w.get('error')}{extra}")
-    lines.append(f"studio:   {mark[r['local']['ok']]}{r['local'].get('error') or 'offline studio loads'}")
+    lines.append(f"studio:   {mark[r['local']['ok']]}{r['local'].get('error') or 'embedded studio loads'}")
     lines.append("presets:")
     for name, p in r["presets"].items():
         lines.append(f"  {mark[p['runnable']]}{name:8} {'can run' if p['runnable'] else 'cannot run: ' + '; '.join(p['missing'])}")

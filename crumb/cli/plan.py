@@ -6,8 +6,8 @@ import json
 
 import click
 
-from crumb.actors.local.planner import plan
-from crumb.actors.local.research import research
+from crumb.actors.embedded.planner import plan
+from crumb.actors.embedded.research import research
 from crumb.protocol.events import ResearchPlan
 from crumb.protocol.spec_markdown import spec_markdown
 

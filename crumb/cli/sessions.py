@@ -77,8 +77,8 @@ def check_bindings(bindings: dict[str, str]) -> None:
 
 
 def check_fault(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
-    """A fault the offline studio knows; a typo would otherwise only show as a failing Builder."""
-    from crumb.actors.local.adapter import faults
+    """A fault the embedded studio knows; a typo would otherwise only show as a failing Builder."""
+    from crumb.actors.embedded.adapter import faults
 
     if value is not None and value not in faults():
         raise click.BadParameter(f"unknown fault {value!r}: use one of {', '.join(faults())}")

@@ -39,7 +39,7 @@ def check_bindings(bindings: dict[str, str]) -> None:
 
 
 def check_preset(root: Path, preset: str | None) -> None:
-    """Refuse a preset the daemon would not find (it would fall back to the offline studio)."""
+    """Refuse a preset the daemon would not find (it would fall back to the embedded studio)."""
     from crumb.actors.harness.bindings import preset_names
 
     if preset is not None and preset not in (known := preset_names(root)):

@@ -47,7 +47,7 @@ def session_start_data(root: Path, req: Any, env: Mapping[str, str] | None = Non
         chains = resolve_bindings(root, preset=req.preset, flags=req.bindings or None)
         bindings = chains_as_data(chains)
     except (ValueError, OSError) as err:
-        warnings.append(f"{err}; running every role on the offline studio (local) instead")
+        warnings.append(f"{err}; running every role on the embedded studio (local) instead")
         preset_name, preset, bindings, chains = "local", {}, {}, {}
     try:
         settings = load_settings(root, preset=preset)

@@ -48,7 +48,7 @@ def get_adapter(name: str) -> Adapter:
     if lookup is not None:
         return lookup(name)
     if name == "local":
-        from crumb.actors.local.adapter import LocalAdapter
+        from crumb.actors.embedded.adapter import LocalAdapter
 
         return LocalAdapter()
     raise ValueError(f"unknown harness {name!r}")
@@ -56,7 +56,7 @@ def get_adapter(name: str) -> Adapter:
 
 def reading_for_agent(spec: Spec, pitch: str) -> PitchReading:
     """CRUMB's own reading of the pitch beside an agent's spec (the embedded studio reads it)."""
-    from crumb.actors.local.fidelity import reading_for_agent as read
+    from crumb.actors.embedded.fidelity import reading_for_agent as read
 
     return read(spec, pitch)
 
@@ -64,7 +64,7 @@ def reading_for_agent(spec: Spec, pitch: str) -> PitchReading:
 def spec_rules() -> SpecRules:
     """What a person's edit of spec.md follows (known genres, criteria for a new genre or number): the
     embedded studio's Planner knows it, and the daemon reaches an actor only through the dispatcher."""
-    from crumb.actors.local.rules import SPEC_RULES
+    from crumb.actors.embedded.rules import SPEC_RULES
 
     return SPEC_RULES
 

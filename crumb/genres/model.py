@@ -42,7 +42,7 @@ class Words(_Data):
     verbs: tuple[str, ...] = Field(default=(), description="the game's main action: the researcher's hint when no genre word is there")
 
 
-class Controls(_Data):
+class GenreControls(_Data):
     keys: tuple[str, ...] = Field(min_length=1)
     pointer: str = Field(min_length=1)
     touch: str = Field(min_length=1)
@@ -60,7 +60,7 @@ class Genre(_Data):
     aliases: tuple[str, ...] = Field(default=(), description="other names a Planner may write as spec.genre")
     # research facts
     core_loop: str = Field(min_length=1)
-    controls: Controls
+    controls: GenreControls
     win: str = Field(min_length=1)
     lose: str = Field(min_length=1)
     rules: str = Field(min_length=1)

@@ -2,7 +2,7 @@
 
 Pure, and only the format: which genres exist and how a spec's rules, criteria and pitch reading follow
 a person's change of genre or numbers are the Planner's knowledge, passed in as SpecRules (the
-embedded studio's: crumb.actors.local.rules.SPEC_RULES). The dispatcher writes the page; the daemon
+embedded studio's: crumb.actors.embedded.rules.SPEC_RULES). The dispatcher writes the page; the daemon
 reads a person's save of it back.
 """
 
@@ -20,7 +20,7 @@ __all__ = ["SpecRules", "parse_spec_markdown", "spec_markdown"]
 
 class SpecRules(Protocol):
     """What the format cannot know: the genres a spec may name, and how the rest of a spec follows
-    a person's edit (the embedded studio's answer: crumb.actors.local.rules.SPEC_RULES)."""
+    a person's edit (the embedded studio's answer: crumb.actors.embedded.rules.SPEC_RULES)."""
 
     def genre_ids(self) -> Sequence[str]:
         """Every genre a spec may be re-aimed at."""

@@ -37,7 +37,7 @@ def _own_cgroup(controller: str) -> Path | None:
 
 
 @dataclass(eq=False)
-class Limits:
+class BrowserLimits:
     """The cgroups one QA runner's browsers run in; `active` False (and `why`) where none could be made."""
 
     why: str
@@ -88,8 +88,8 @@ class Limits:
             self._dir.cleanup()
 
 
-def open_limits(tag: str) -> Limits:
-    """A memory (and pids) cgroup for one runner, named after `tag`; Limits(why) where refused."""
+def open_limits(tag: str) -> BrowserLimits:
+    """A memory (and pids) cgroup for one runner, named after `tag`; BrowserLimits(why) where refused."""
     name = f"crumb-qa-{os.getpid()}-{tag}"
     unified = _own_cgroup("")
     v1 = _own_cgroup("memory")
@@ -111,13 +111,13 @@ def open_limits(tag: str) -> Limits:
                     (pids / "pids.max").write_text(str(MAX_PIDS))
                 except OSError:
                     pids = None
-            return Limits(f"memory {MEMORY_MB} MB, {MAX_PIDS} processes (cgroup v1)", memory=memory, pids=pids)
+            return BrowserLimits(f"memory {MEMORY_MB} MB, {MAX_PIDS} processes (cgroup v1)", memory=memory, pids=pids)
         if unified is not None and (unified / "cgroup.controllers").exists():
             folder = unified / name
             folder.mkdir(exist_ok=True)
             (folder / "memory.max").write_text(str(MEMORY_MB << 20))
             (folder / "pids.max").write_text(str(MAX_PIDS))
-            return Limits(f"memory {MEMORY_MB} MB, {MAX_PIDS} processes (cgroup v2)", memory=folder, v2=True)
+            return BrowserLimits(f"memory {MEMORY_MB} MB, {MAX_PIDS} processes (cgroup v2)", memory=folder, v2=True)
     except OSError as exc:
-        return Limits(f"no cgroup for the browser ({exc.strerror or exc}): only V8's heap is capped")
-    return Limits("no cgroup for the browser on this system: only V8's heap is capped")
+        return BrowserLimits(f"no cgroup for the browser ({exc.strerror or exc}): only V8's heap is capped")
+    return BrowserLimits("no cgroup for the browser on this system: only V8's heap is capped")

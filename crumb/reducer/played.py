@@ -1,6 +1,6 @@
 """Who played each role: the binding that produced a role's last result, and the circuits that opened.
 
-A verdict is only as honest as its cast: a PASS the offline studio earned after the bound agent failed
+A verdict is only as honest as its cast: a PASS the embedded studio earned after the bound agent failed
 is not that agent's PASS. The reducer keeps these records (pure: built from effects and events only);
 the words below say them the same way in `done`, the CLI and the Studio.
 """

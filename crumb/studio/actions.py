@@ -93,7 +93,7 @@ class SteerRequest(BaseModel):
 def check_choices(root: Path, req: PitchForm) -> None:
     """Refuse a preset or harness the daemon would not find, or a bound harness that cannot run here
     (unless fallback is allowed), before anything is written: the daemon would only fall back to the
-    offline studio, and the person would learn it from the timeline."""
+    embedded studio, and the person would learn it from the timeline."""
     from crumb.actors.harness import local_only
     from crumb.actors.harness.preflight import STUDIO_HINT
     from crumb.daemon.pitch_file import check_bindings, check_preset

@@ -1,6 +1,6 @@
 """Whole sessions through the daemon with the real CLIs and real QA (headless Chromium): a FAIL verdict
 sends the build back for a fix round; the cross preset puts Claude and Codex in one session, each
-recorded as what it is; a CLI whose server refuses every call opens the circuit and the offline studio
+recorded as what it is; a CLI whose server refuses every call opens the circuit and the embedded studio
 takes over."""
 
 from __future__ import annotations

@@ -32,8 +32,8 @@ LAYERS: tuple[tuple[str, ...], ...] = (
 )
 #: the embedded studio is run by the dispatcher (and previewed by `crumb plan`, checked by `crumb doctor`);
 #: the daemon, the Studio and everything below the dispatcher reach it only through the dispatcher
-EMBEDDED_STUDIO = "crumb.actors.local"
-MAY_IMPORT_EMBEDDED_STUDIO = ("crumb.actors.local", "crumb.dispatcher", "crumb.cli")
+EMBEDDED_STUDIO = "crumb.actors.embedded"
+MAY_IMPORT_EMBEDDED_STUDIO = ("crumb.actors.embedded", "crumb.dispatcher", "crumb.cli")
 
 
 @dataclass(frozen=True)
@@ -215,13 +215,13 @@ def test_the_layer_check_names_an_upward_import(tmp_path: Path) -> None:
         "crumb/store/__init__.py": "",
         "crumb/store/writer.py": "def w():\n    from crumb.daemon.daemon import Daemon\n",
         "crumb/daemon/__init__.py": "",
-        "crumb/daemon/daemon.py": "from crumb.store import writer\nfrom crumb.actors.local.planner import plan\n",
+        "crumb/daemon/daemon.py": "from crumb.store import writer\nfrom crumb.actors.embedded.planner import plan\n",
         "crumb/actors/__init__.py": "",
-        "crumb/actors/local/__init__.py": "",
-        "crumb/actors/local/planner.py": "def plan(): ...\n",
+        "crumb/actors/embedded/__init__.py": "",
+        "crumb/actors/embedded/planner.py": "def plan(): ...\n",
     })
     assert upward(edges(root)) == [
-        ("crumb/daemon/daemon.py:2: crumb.daemon.daemon imports the embedded studio (crumb.actors.local.planner); "
+        ("crumb/daemon/daemon.py:2: crumb.daemon.daemon imports the embedded studio (crumb.actors.embedded.planner); "
          "go through the dispatcher"),
         "crumb/store/writer.py:2: crumb.store.writer (layer 1) imports crumb.daemon.daemon (layer 5)",
     ]

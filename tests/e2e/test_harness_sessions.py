@@ -1,6 +1,6 @@
 """Whole sessions via the daemon, with real QA: through an OpenAI-compatible server and commands; the
 circuit breaker (the real CLIs, each with its fake model server scripted to fail or answer) swapping to
-the next adapter, and ending the session (circuit_open) when the offline studio at the end of the chain
+the next adapter, and ending the session (circuit_open) when the embedded studio at the end of the chain
 fails too (`--fault crash`); /cancel killing a hung agent and the command it started.
 Also: a command speaking the JSON contract, bound with arguments and by a path relative to the project
 root while the daemon runs from another folder, and /reset-circuit and /swap sent by a person while a

@@ -8,9 +8,9 @@ from typing import Any
 
 import pytest
 
-from crumb.actors.local.builder import build_game
-from crumb.actors.local.planner import plan
-from crumb.actors.local.research import research
+from crumb.actors.embedded.builder import build_game
+from crumb.actors.embedded.planner import plan
+from crumb.actors.embedded.research import research
 from crumb.protocol.events import ResearchPlan
 from crumb.protocol.game import Spec
 

@@ -1,6 +1,6 @@
 """Who played, and a session that waits for a person, as a user's script sees them: real `crumb`
 processes, real `command:` agents (a builder that always fails, a verifier that answers PARTIAL),
-the circuit breaker swapping to the offline studio, real QA. Output is parsed the way a script would:
+the circuit breaker swapping to the embedded studio, real QA. Output is parsed the way a script would:
 exit codes, `--json`, the columns of `crumb ls`."""
 
 from __future__ import annotations
@@ -69,7 +69,7 @@ def test_a_builder_the_circuit_swapped_is_named_by_run_wait_ls_and_status_and_ex
     waited = crumb(root, "wait", sid, "--json")
     assert waited.returncode == 4 and json.loads(waited.stdout) == got  # a finished session says it forever
 
-    plain = crumb(root, "run", "--json", "60-second snake", timeout=600)  # every role on the offline studio, as bound
+    plain = crumb(root, "run", "--json", "60-second snake", timeout=600)  # every role on the embedded studio, as bound
     assert plain.returncode == 0, plain.stderr
     bound = json.loads(plain.stdout)
     assert bound["fallback"] is False and bound["fallbacks"] == [] and bound["exit"] == 0

@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from crumb.actors.local.builder import build_game
-from crumb.actors.local.planner import plan
-from crumb.actors.local.research import research
-from crumb.actors.local.unbuilt import _still_unbuilt
+from crumb.actors.embedded.builder import build_game
+from crumb.actors.embedded.planner import plan
+from crumb.actors.embedded.research import research
+from crumb.actors.embedded.unbuilt import _still_unbuilt
 from crumb.genres import LANGUAGES, PALETTE_KEYS, configure, registry
 from crumb.genres.model import RUNTIME_STATE_KEYS
 from crumb.genres.registry import BUILTIN_DIR, ENV_VAR, Source, discover, load_folder

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page
 
-from crumb.actors.local.builder import build_game
+from crumb.actors.embedded.builder import build_game
 from crumb.protocol.game import Numbers, Spec
 
 CHUNK_MS = 100  # QA's play step decides once per 100 ms of game time and holds keys that long

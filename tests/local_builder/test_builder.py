@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from crumb.actors.local.builder import FAULTS, GENRES, available_genres, build_game, resolve_genre
+from crumb.actors.embedded.builder import FAULTS, GENRES, available_genres, build_game, resolve_genre
 from crumb.genres import ids
 from crumb.protocol.game import Numbers, Spec, Theme
 

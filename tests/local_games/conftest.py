@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from crumb.actors.local.builder import build_game
+from crumb.actors.embedded.builder import build_game
 from crumb.protocol.game import Numbers, Spec
 
 GRID_GENRES = ("match3", "memory", "slide2048", "blocks", "whack", "clicker", "simon", "stacker")

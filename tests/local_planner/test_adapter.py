@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from crumb.actors.base import ActorError, ActorRequest, ProgressUpdate
-from crumb.actors.local import LocalAdapter
+from crumb.actors.embedded import LocalAdapter
 from crumb.protocol.events import ResearchEvidence, ResearchPlan
 from crumb.protocol.game import JudgeScore, Spec
 

@@ -12,13 +12,13 @@ from typing import Any
 
 import pytest
 
-from crumb.actors.local import catalogue as cat
-from crumb.actors.local.fidelity import reading_for_agent
-from crumb.actors.local.planner import plan
-from crumb.actors.local.research import research
-from crumb.actors.local.rules import SPEC_RULES
-from crumb.actors.local.unbuilt import UNBUILT
-from crumb.actors.local.verifier import judge
+from crumb.actors.embedded import catalogue as cat
+from crumb.actors.embedded.fidelity import reading_for_agent
+from crumb.actors.embedded.planner import plan
+from crumb.actors.embedded.research import research
+from crumb.actors.embedded.rules import SPEC_RULES
+from crumb.actors.embedded.unbuilt import UNBUILT
+from crumb.actors.embedded.verifier import judge
 from crumb.protocol.events import ResearchPlan
 from crumb.protocol.game import NUMBER_PATHS, Criterion, Numbers, Spec
 from crumb.protocol.spec_markdown import parse_spec_markdown as read_spec_md

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from crumb.actors.local.catalogue import genre_ids
-from crumb.actors.local.planner import plan
+from crumb.actors.embedded.catalogue import genre_ids
+from crumb.actors.embedded.planner import plan
 from crumb.protocol.events import ResearchPlan
 from crumb.protocol.game import Spec
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from crumb.actors.local.catalogue import genre_ids
-from crumb.actors.local.planner import plan
-from crumb.actors.local.research import research
+from crumb.actors.embedded.catalogue import genre_ids
+from crumb.actors.embedded.planner import plan
+from crumb.actors.embedded.research import research
 from crumb.protocol.events import EvidenceItem, ResearchPlan
 from crumb.protocol.game import Spec
 

@@ -6,8 +6,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from crumb.actors.local.planner import plan
-from crumb.actors.local.rules import SPEC_RULES, criteria_for
+from crumb.actors.embedded.planner import plan
+from crumb.actors.embedded.rules import SPEC_RULES, criteria_for
 from crumb.protocol.game import Controls, Numbers, Spec, Theme
 from crumb.protocol.spec_markdown import parse_spec_markdown as read_spec_md
 from crumb.protocol.spec_markdown import spec_markdown

@@ -6,9 +6,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from crumb.actors.local.pitch import knob
-from crumb.actors.local.planner import plan
-from crumb.actors.local.steering import apply_steering
+from crumb.actors.embedded.pitch import knob
+from crumb.actors.embedded.planner import plan
+from crumb.actors.embedded.steering import apply_steering
 from crumb.protocol.game import Spec
 
 

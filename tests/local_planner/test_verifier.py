@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from crumb.actors.local.planner import plan
-from crumb.actors.local.verifier import judge
+from crumb.actors.embedded.planner import plan
+from crumb.actors.embedded.verifier import judge
 from crumb.protocol.game import DIMENSIONS, Spec
 from crumb.settings import Judge
 

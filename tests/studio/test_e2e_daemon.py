@@ -19,7 +19,7 @@ from tests.wait import wait_until
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
-MISSING = [m for m in ("crumb.daemon.daemon", "crumb.actors.local.adapter", "crumb.dispatcher.dispatch")
+MISSING = [m for m in ("crumb.daemon.daemon", "crumb.actors.embedded.adapter", "crumb.dispatcher.dispatch")
            if importlib.util.find_spec(m) is None]
 
 
@@ -43,7 +43,7 @@ def test_pitch_watch_steer_and_approve_with_the_real_daemon(page: Any, root: Pat
         pid = wait_until(lambda: daemon_status(root).get("pid"), timeout=20, what="the daemon's pid")
 
         page.fill("#pitch", "a neon snake game with 60 second rounds")
-        page.select_option("#preset", "local")  # the offline studio even where an agent CLI runs the tests
+        page.select_option("#preset", "local")  # the embedded studio even where an agent CLI runs the tests
         page.click("#pitch-submit")
         page.wait_for_url(re.compile(r"/s/[0-9A-Z]{26}$"))
         page.wait_for_selector('#events li[data-kind="goal"]', timeout=20_000)

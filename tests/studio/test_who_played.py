@@ -1,4 +1,4 @@
-"""Who played, in the Studio, in real Chromium: a PASS the offline studio earned after the bound
+"""Who played, in the Studio, in real Chromium: a PASS the embedded studio earned after the bound
 claude failed never looks like a plain PASS — not in the session list, not on the session page —
 and each role's line says who played it."""
 

@@ -1,4 +1,4 @@
-"""The `local` harness: the embedded studio (crumb/actors/local), offline, free, always there.
+"""The `local` harness: the embedded studio (crumb/actors/embedded), offline, free, always there.
 
 It is registered like every other harness; the studio itself is imported only when a role runs, so a
 broken studio shows up as that role's error (and in `crumb doctor`), not as a registry that fails to load.
@@ -13,13 +13,13 @@ from typing import Any, ClassVar
 from crumb.actors.base import ActorRequest, ActorResult, Adapter, Binding, ProgressFn
 from crumb.actors.harness.plugin import Harness
 
-STUDIO = "crumb.actors.local.adapter"
+STUDIO = "crumb.actors.embedded.adapter"
 
 
 class LocalHarness(Harness):
     name: ClassVar[str] = "local"
     provider: ClassVar[str | None] = None
-    summary: ClassVar[str] = "the embedded offline studio (no network, no model)"
+    summary: ClassVar[str] = "the embedded studio (no network, no model)"
 
     def run(self, request: ActorRequest, progress: ProgressFn, cancel: threading.Event) -> ActorResult:
         # looked up by name, as the registry finds every harness: only the dispatcher (which runs roles)

@@ -1,6 +1,6 @@
 """Blocks: Steer and rotate falling pieces to complete rows; full rows clear and score."""
 
-from crumb.genres import Controls, Genre, Words
+from crumb.genres import Genre, GenreControls, Words
 
 GENRE = Genre(
     id='blocks',
@@ -20,7 +20,7 @@ GENRE = Genre(
     famous=('tetris',),
     aliases=('tetris',),
     core_loop='Steer and rotate falling pieces to complete rows; full rows clear and score.',
-    controls=Controls(keys=('ArrowUp', 'ArrowDown', 'ArrowLeft', 'ArrowRight', ' '), pointer='click left/right of the piece to move it, on it to rotate',
+    controls=GenreControls(keys=('ArrowUp', 'ArrowDown', 'ArrowLeft', 'ArrowRight', ' '), pointer='click left/right of the piece to move it, on it to rotate',
                       touch='tap left/right to move, tap the piece to rotate, swipe down to drop'),
     win='Reach the target score, when one is set.',
     lose='The stack reaches the top.',

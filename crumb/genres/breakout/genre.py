@@ -1,6 +1,6 @@
 """Breakout: Bounce a ball off your paddle to smash a wall of bricks; each brick scores."""
 
-from crumb.genres import Controls, Genre, Words
+from crumb.genres import Genre, GenreControls, Words
 
 GENRE = Genre(
     id='breakout',
@@ -21,7 +21,7 @@ GENRE = Genre(
     famous=('arkanoid',),
     aliases=('brick breaker', 'bricks', 'arkanoid'),
     core_loop='Bounce a ball off your paddle to smash a wall of bricks; each brick scores.',
-    controls=Controls(keys=('ArrowLeft', 'ArrowRight', ' '), pointer='move the paddle with the mouse; click to launch',
+    controls=GenreControls(keys=('ArrowLeft', 'ArrowRight', ' '), pointer='move the paddle with the mouse; click to launch',
                       touch='drag to move the paddle; tap to launch'),
     win='Clear every brick (or reach the target score).',
     lose='Let the ball fall past the paddle with no lives left.',

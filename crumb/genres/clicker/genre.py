@@ -1,6 +1,6 @@
 """Clicker: Click the big target to earn points; spend them on upgrades that earn more per click."""
 
-from crumb.genres import Controls, Genre, Words
+from crumb.genres import Genre, GenreControls, Words
 
 GENRE = Genre(
     id='clicker',
@@ -20,7 +20,7 @@ GENRE = Genre(
     },
     aliases=('idle', 'tap'),
     core_loop='Click the big target to earn points; spend them on upgrades that earn more per click.',
-    controls=Controls(keys=(' ', 'Enter'), pointer='click the target',
+    controls=GenreControls(keys=(' ', 'Enter'), pointer='click the target',
                       touch='tap the target'),
     win='Reach the target score.',
     lose='The clock runs out first, when the round is timed.',

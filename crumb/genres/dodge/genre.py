@@ -1,6 +1,6 @@
 """Dodge: Move left and right to dodge everything falling from the sky; surviving scores points."""
 
-from crumb.genres import Controls, Genre, Words
+from crumb.genres import Genre, GenreControls, Words
 
 GENRE = Genre(
     id='dodge',
@@ -19,7 +19,7 @@ GENRE = Genre(
     },
     aliases=('dodger', 'avoid', 'survive'),
     core_loop='Move left and right to dodge everything falling from the sky; surviving scores points.',
-    controls=Controls(keys=('ArrowLeft', 'ArrowRight', 'ArrowUp', 'ArrowDown'), pointer='move with the mouse',
+    controls=GenreControls(keys=('ArrowLeft', 'ArrowRight', 'ArrowUp', 'ArrowDown'), pointer='move with the mouse',
                       touch='drag to move'),
     win='Survive until the clock runs out or reach the target score.',
     lose='Get hit with no lives left.',

@@ -1,6 +1,6 @@
 """Flappy: Tap to flap through gaps between pipes; every gap passed scores a point."""
 
-from crumb.genres import Controls, Genre, Words
+from crumb.genres import Genre, GenreControls, Words
 
 GENRE = Genre(
     id='flappy',
@@ -21,7 +21,7 @@ GENRE = Genre(
     famous=('flappy bird',),
     aliases=('flappy bird', 'flap'),
     core_loop='Tap to flap through gaps between pipes; every gap passed scores a point.',
-    controls=Controls(keys=(' ', 'ArrowUp'), pointer='click to flap',
+    controls=GenreControls(keys=(' ', 'ArrowUp'), pointer='click to flap',
                       touch='tap to flap'),
     win='Reach the target score, when one is set.',
     lose='Touch a pipe, the ground or the ceiling.',

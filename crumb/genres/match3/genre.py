@@ -1,6 +1,6 @@
 """Match-3: Swap neighbouring gems to line up three or more of a kind; matches clear and score."""
 
-from crumb.genres import Controls, Genre, Words
+from crumb.genres import Genre, GenreControls, Words
 
 GENRE = Genre(
     id='match3',
@@ -21,7 +21,7 @@ GENRE = Genre(
     famous=('match-3', 'match 3', 'candy crush', 'bejeweled'),
     aliases=('match 3', 'match-3'),
     core_loop='Swap neighbouring gems to line up three or more of a kind; matches clear and score.',
-    controls=Controls(keys=('ArrowUp', 'ArrowDown', 'ArrowLeft', 'ArrowRight', 'Enter', ' '), pointer='click a gem, then a neighbour to swap',
+    controls=GenreControls(keys=('ArrowUp', 'ArrowDown', 'ArrowLeft', 'ArrowRight', 'Enter', ' '), pointer='click a gem, then a neighbour to swap',
                       touch='tap a gem, then a neighbour (or swipe)'),
     win='Reach the target score.',
     lose='Run out of moves or time first.',

@@ -1,6 +1,6 @@
 """Memory: Flip two cards at a time to find matching pairs; every pair found scores."""
 
-from crumb.genres import Controls, Genre, Words
+from crumb.genres import Genre, GenreControls, Words
 
 GENRE = Genre(
     id='memory',
@@ -20,7 +20,7 @@ GENRE = Genre(
     },
     aliases=('memory match',),
     core_loop='Flip two cards at a time to find matching pairs; every pair found scores.',
-    controls=Controls(keys=('ArrowUp', 'ArrowDown', 'ArrowLeft', 'ArrowRight', 'Enter', ' '), pointer='click a card to flip it',
+    controls=GenreControls(keys=('ArrowUp', 'ArrowDown', 'ArrowLeft', 'ArrowRight', 'Enter', ' '), pointer='click a card to flip it',
                       touch='tap a card to flip it'),
     win='Find every pair (or reach the target score).',
     lose='Run out of moves or time first.',

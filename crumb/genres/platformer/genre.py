@@ -1,6 +1,6 @@
 """Platformer: Run and jump across platforms, collect coins and reach the flag at the end of each level."""
 
-from crumb.genres import Controls, Genre, Words
+from crumb.genres import Genre, GenreControls, Words
 
 GENRE = Genre(
     id='platformer',
@@ -20,7 +20,7 @@ GENRE = Genre(
     famous=('mario',),
     aliases=('platform', 'jumper'),
     core_loop='Run and jump across platforms, collect coins and reach the flag at the end of each level.',
-    controls=Controls(keys=('ArrowLeft', 'ArrowRight', 'ArrowUp', ' '), pointer='click to jump',
+    controls=GenreControls(keys=('ArrowLeft', 'ArrowRight', 'ArrowUp', ' '), pointer='click to jump',
                       touch='tap the left or right half to move; tap the top to jump'),
     win='Reach the goal of the last level (or the target score).',
     lose='Fall off the world or touch a hazard with no lives left.',

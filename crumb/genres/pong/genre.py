@@ -1,6 +1,6 @@
 """Pong: Bat the ball back past the computer's paddle; every point you win scores."""
 
-from crumb.genres import Controls, Genre, Words
+from crumb.genres import Genre, GenreControls, Words
 
 GENRE = Genre(
     id='pong',
@@ -20,7 +20,7 @@ GENRE = Genre(
     },
     aliases=('paddle', 'tennis'),
     core_loop="Bat the ball back past the computer's paddle; every point you win scores.",
-    controls=Controls(keys=('ArrowUp', 'ArrowDown', 'w', 's'), pointer='move the paddle with the mouse',
+    controls=GenreControls(keys=('ArrowUp', 'ArrowDown', 'w', 's'), pointer='move the paddle with the mouse',
                       touch='drag to move the paddle'),
     win='Reach the target score first.',
     lose='Let the computer reach its target, or run out of lives.',

@@ -1,6 +1,6 @@
 """Runner: Your runner dashes forward on its own; jump over the obstacles that scroll in."""
 
-from crumb.genres import Controls, Genre, Words
+from crumb.genres import Genre, GenreControls, Words
 
 GENRE = Genre(
     id='runner',
@@ -20,7 +20,7 @@ GENRE = Genre(
     famous=('endless runner', 'dino'),
     aliases=('endless runner', 'jump', 'dino'),
     core_loop='Your runner dashes forward on its own; jump over the obstacles that scroll in.',
-    controls=Controls(keys=(' ', 'ArrowUp', 'ArrowDown'), pointer='click to jump',
+    controls=GenreControls(keys=(' ', 'ArrowUp', 'ArrowDown'), pointer='click to jump',
                       touch='tap to jump'),
     win='Survive until the clock runs out or reach the target score.',
     lose='Hit an obstacle.',

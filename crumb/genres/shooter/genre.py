@@ -1,6 +1,6 @@
 """Shooter: Move your ship along the bottom and shoot down the waves of enemies before they reach you."""
 
-from crumb.genres import Controls, Genre, Words
+from crumb.genres import Genre, GenreControls, Words
 
 GENRE = Genre(
     id='shooter',
@@ -21,7 +21,7 @@ GENRE = Genre(
     famous=('space invaders', 'shmup'),
     aliases=('space shooter', 'shmup', 'shoot em up', 'invaders'),
     core_loop='Move your ship along the bottom and shoot down the waves of enemies before they reach you.',
-    controls=Controls(keys=('ArrowLeft', 'ArrowRight', ' '), pointer='move with the mouse; click to fire',
+    controls=GenreControls(keys=('ArrowLeft', 'ArrowRight', ' '), pointer='move with the mouse; click to fire',
                       touch='drag to move; tap to fire'),
     win='Reach the target score or clear every wave.',
     lose='Get hit with no lives left, or let the enemies land.',

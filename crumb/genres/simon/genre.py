@@ -1,6 +1,6 @@
 """Simon: Watch the pads light up in a sequence, then repeat it; each round adds one more step."""
 
-from crumb.genres import Controls, Genre, Words
+from crumb.genres import Genre, GenreControls, Words
 
 GENRE = Genre(
     id='simon',
@@ -19,7 +19,7 @@ GENRE = Genre(
     },
     aliases=('simon says',),
     core_loop='Watch the pads light up in a sequence, then repeat it; each round adds one more step.',
-    controls=Controls(keys=('1', '2', '3', '4', 'ArrowUp', 'ArrowRight', 'ArrowDown', 'ArrowLeft'), pointer='click the pads',
+    controls=GenreControls(keys=('1', '2', '3', '4', 'ArrowUp', 'ArrowRight', 'ArrowDown', 'ArrowLeft'), pointer='click the pads',
                       touch='tap the pads'),
     win='Repeat a sequence of the target length (or reach the target score).',
     lose='Press a wrong pad with no lives left.',

@@ -1,6 +1,6 @@
 """2048: Slide every tile in one direction; equal tiles that collide merge and add their value to the score."""
 
-from crumb.genres import Controls, Genre, Words
+from crumb.genres import Genre, GenreControls, Words
 
 GENRE = Genre(
     id='slide2048',
@@ -21,7 +21,7 @@ GENRE = Genre(
     famous=('2048',),
     aliases=('2048',),
     core_loop='Slide every tile in one direction; equal tiles that collide merge and add their value to the score.',
-    controls=Controls(keys=('ArrowUp', 'ArrowDown', 'ArrowLeft', 'ArrowRight', 'w', 'a', 's', 'd'), pointer='click a side of the board to slide that way',
+    controls=GenreControls(keys=('ArrowUp', 'ArrowDown', 'ArrowLeft', 'ArrowRight', 'w', 'a', 's', 'd'), pointer='click a side of the board to slide that way',
                       touch='swipe to slide'),
     win='Make a 2048 tile (or reach the target score).',
     lose='No move is left (or moves/time run out).',

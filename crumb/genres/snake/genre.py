@@ -1,6 +1,6 @@
 """Snake: Steer a growing snake around the board to eat food; every bite adds a segment and points."""
 
-from crumb.genres import Controls, Genre, Words
+from crumb.genres import Genre, GenreControls, Words
 
 GENRE = Genre(
     id='snake',
@@ -19,7 +19,7 @@ GENRE = Genre(
         'any': Words(strong=('🐍',)),
     },
     core_loop='Steer a growing snake around the board to eat food; every bite adds a segment and points.',
-    controls=Controls(keys=('ArrowUp', 'ArrowDown', 'ArrowLeft', 'ArrowRight', 'w', 'a', 's', 'd'), pointer='click a side of the board to turn that way',
+    controls=GenreControls(keys=('ArrowUp', 'ArrowDown', 'ArrowLeft', 'ArrowRight', 'w', 'a', 's', 'd'), pointer='click a side of the board to turn that way',
                       touch='swipe to turn'),
     win='Reach the target score, when one is set.',
     lose='Run into a wall or into your own tail.',

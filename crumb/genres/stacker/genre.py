@@ -1,6 +1,6 @@
 """Stacker: A block slides back and forth; drop it on the stack. Overhangs are cut off, so the blocks shrink."""
 
-from crumb.genres import Controls, Genre, Words
+from crumb.genres import Genre, GenreControls, Words
 
 GENRE = Genre(
     id='stacker',
@@ -19,7 +19,7 @@ GENRE = Genre(
     },
     aliases=('stack',),
     core_loop='A block slides back and forth; drop it on the stack. Overhangs are cut off, so the blocks shrink.',
-    controls=Controls(keys=(' ', 'Enter'), pointer='click to drop',
+    controls=GenreControls(keys=(' ', 'Enter'), pointer='click to drop',
                       touch='tap to drop'),
     win='Reach the target height or score.',
     lose='Miss the stack completely.',

@@ -1,6 +1,6 @@
 """Whack-a-Mole: Moles pop out of holes for a moment; hit them before they hide to score."""
 
-from crumb.genres import Controls, Genre, Words
+from crumb.genres import Genre, GenreControls, Words
 
 GENRE = Genre(
     id='whack',
@@ -21,7 +21,7 @@ GENRE = Genre(
     famous=('whack-a-mole', 'mole'),
     aliases=('whack a mole', 'whack-a-mole'),
     core_loop='Moles pop out of holes for a moment; hit them before they hide to score.',
-    controls=Controls(keys=('1', '2', '3', '4', '5', '6', '7', '8', '9'), pointer='click a mole',
+    controls=GenreControls(keys=('1', '2', '3', '4', '5', '6', '7', '8', '9'), pointer='click a mole',
                       touch='tap a mole'),
     win='Reach the target score before the clock runs out.',
     lose='The clock runs out first (or too many moles escape).',

@@ -7,10 +7,10 @@ genre folder's `verbs` and `themes`), then genres that carry any theme. Determin
 
 from __future__ import annotations
 
-from crumb.actors.local import catalogue as cat
-from crumb.actors.local.pitch import find_theme, score_genres
-from crumb.actors.local.planner import FALLBACK_GENRES
-from crumb.actors.local.text import find_any, normalize
+from crumb.actors.embedded import catalogue as cat
+from crumb.actors.embedded.pitch import find_theme, score_genres
+from crumb.actors.embedded.planner import FALLBACK_GENRES
+from crumb.actors.embedded.text import find_any, normalize
 from crumb.protocol.events import EvidenceItem, ResearchEvidence, ResearchPlan
 
 MAX_ITEMS = 3

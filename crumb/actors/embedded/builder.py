@@ -21,7 +21,8 @@ from crumb.genres import PALETTE_KEYS, Genre, genres, ids, loaded
 from crumb.protocol.game import Spec
 
 # GENRES and ALIASES come from the module __getattr__ below (read from the registry when asked)
-__all__ = ["FAULTS", "GENRES", "ALIASES",  # noqa: F822 "PALETTE_KEYS", "GameConfig", "available_genres", "build_game", "genre_file",
+__all__ = ["FAULTS", "GENRES", "ALIASES",  # noqa: F822
+           "PALETTE_KEYS", "GameConfig", "available_genres", "build_game", "genre_file",
            "games_dir", "make_config", "resolve_genre"]
 
 

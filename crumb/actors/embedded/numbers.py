@@ -14,7 +14,7 @@ from functools import lru_cache
 
 from pydantic import BaseModel, Field
 
-from crumb.actors.local.text import detect_language, is_cjk, word_pattern
+from crumb.actors.embedded.text import detect_language, is_cjk, word_pattern
 from crumb.protocol.game import NUMBER_LIMITS, Numbers
 
 MAX_NUMBERS = 200  # a pitch stating more numbers than this is not a pitch; the first ones count

@@ -9,10 +9,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from crumb.actors.local import catalogue as cat
-from crumb.actors.local.fidelity import NUMBER_PROBES, after_edit, support
-from crumb.actors.local.pitch import score_genres
-from crumb.actors.local.text import normalize
+from crumb.actors.embedded import catalogue as cat
+from crumb.actors.embedded.fidelity import NUMBER_PROBES, after_edit, support
+from crumb.actors.embedded.pitch import score_genres
+from crumb.actors.embedded.text import normalize
 from crumb.protocol.game import Controls, Criterion, Expect, Numbers, Probe, ProbeStep, Spec
 
 CLOCK_CHECK_MS = 2000

@@ -1,6 +1,6 @@
 """What a pitch says, read with keyword knowledge (no model): the genres it names or describes
 (including ones the embedded studio cannot build), its theme, colours, extras and knobs, its title,
-its numbers (crumb.actors.local.numbers); and a person's wish for another genre in feedback or steering.
+its numbers (crumb.actors.embedded.numbers); and a person's wish for another genre in feedback or steering.
 
 Pure and deterministic; any text gives a Reading.
 """
@@ -14,11 +14,11 @@ from functools import lru_cache
 
 from pydantic import BaseModel, Field
 
-from crumb.actors.local import catalogue as cat
-from crumb.actors.local.language import detect
-from crumb.actors.local.numbers import NumberRead, read_numbers
-from crumb.actors.local.text import MAX_TEXT, find_any, is_cjk, keyword_core, keyword_re, normalize
-from crumb.actors.local.unbuilt import UNBUILT
+from crumb.actors.embedded import catalogue as cat
+from crumb.actors.embedded.language import detect
+from crumb.actors.embedded.numbers import NumberRead, read_numbers
+from crumb.actors.embedded.text import MAX_TEXT, find_any, is_cjk, keyword_core, keyword_re, normalize
+from crumb.actors.embedded.unbuilt import UNBUILT
 from crumb.protocol.game import LanguageReading
 
 # ---------------------------------------------------------------- genre, theme, extras

@@ -1,4 +1,4 @@
-"""The `local` harness: the embedded offline studio playing all four roles, no network, no model.
+"""The `local` harness: the embedded studio playing all four roles, no network, no model.
 
 It only reads the projected input and writes inside request.work_dir (the builder); the dispatcher
 measures the files and validates the payload before anything is recorded.
@@ -13,11 +13,11 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from crumb.actors.base import ActorError, ActorRequest, ActorResult, ProgressFn, ProgressUpdate
-from crumb.actors.local.pitch import human_lines
-from crumb.actors.local.planner import plan
-from crumb.actors.local.research import research
-from crumb.actors.local.steering import apply_steering
-from crumb.actors.local.verifier import judge
+from crumb.actors.embedded.pitch import human_lines
+from crumb.actors.embedded.planner import plan
+from crumb.actors.embedded.research import research
+from crumb.actors.embedded.steering import apply_steering
+from crumb.actors.embedded.verifier import judge
 from crumb.protocol.errors import first_problem
 from crumb.protocol.events import EvidenceItem, Meta, ResearchPlan
 from crumb.protocol.game import Spec
@@ -30,7 +30,7 @@ CRASH = "crash"
 
 def faults() -> tuple[str, ...]:
     """Every fault `--fault` may inject: the builder's broken games, and CRASH."""
-    from crumb.actors.local.builder import FAULTS
+    from crumb.actors.embedded.builder import FAULTS
 
     return (*FAULTS, CRASH)
 
@@ -92,7 +92,7 @@ def _parse(model: type[_In], data: dict[str, Any], role: str) -> Any:
 
 
 class LocalAdapter:
-    """Adapter "local": Planner, researcher, Builder and Verifier from crumb.actors.local."""
+    """Adapter "local": Planner, researcher, Builder and Verifier from crumb.actors.embedded."""
 
     name = "local"
 
@@ -149,7 +149,7 @@ class LocalAdapter:
         if cancel.is_set():
             raise ActorError("local builder: cancelled")
         try:
-            from crumb.actors.local.builder import build_game
+            from crumb.actors.embedded.builder import build_game
         except ImportError as exc:
             raise ActorError(f"local builder is not available ({exc}); reinstall crumb") from None
         request.work_dir.mkdir(parents=True, exist_ok=True)

@@ -1,6 +1,6 @@
 """Genres people pitch that the embedded studio cannot build, and the nearest one it can.
 
-Data only. Knowing them is what lets a Minesweeper pitch be answered honestly ("the offline studio has
+Data only. Knowing them is what lets a Minesweeper pitch be answered honestly ("the embedded studio has
 no Minesweeper; it built the nearest, memory") instead of silently becoming another genre's game.
 `names` name the game outright (3 points each, as the catalogue's strong words); `mechanics` describe it
 (1 point each: two of them, or a name, mean the pitch asks for this game). Keyword syntax as in the

@@ -13,7 +13,7 @@ import re
 from functools import lru_cache
 from typing import Any
 
-from crumb.actors.local import catalogue as cat
+from crumb.actors.embedded import catalogue as cat
 from crumb.protocol.game import LanguageReading
 
 #: languages the detector tells apart beyond the ones the studio reads (so they are recognised as foreign)

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from crumb.actors.local import catalogue as cat
-from crumb.actors.local.pitch import read_pitch
+from crumb.actors.embedded import catalogue as cat
+from crumb.actors.embedded.pitch import read_pitch
 from crumb.protocol.game import (
     NUMBER_PATHS,
     Criterion,

@@ -9,12 +9,12 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from crumb.actors.local import catalogue as cat
-from crumb.actors.local.fidelity import after_edit
-from crumb.actors.local.numbers import SPEED_FACTOR, read_numbers
-from crumb.actors.local.pitch import find_colours, find_extras, find_theme, genre_wish, knob, set_knob
-from crumb.actors.local.rules import criteria_for, describe, with_genre
-from crumb.actors.local.text import detect_language, find_any, normalize
+from crumb.actors.embedded import catalogue as cat
+from crumb.actors.embedded.fidelity import after_edit
+from crumb.actors.embedded.numbers import SPEED_FACTOR, read_numbers
+from crumb.actors.embedded.pitch import find_colours, find_extras, find_theme, genre_wish, knob, set_knob
+from crumb.actors.embedded.rules import criteria_for, describe, with_genre
+from crumb.actors.embedded.text import detect_language, find_any, normalize
 from crumb.protocol.game import Numbers, Spec, Theme
 
 FASTER = ("faster", "quicker", "speed up", "speed it up", "more speed", "too slow", "sneller", "vlugger",

@@ -1,5 +1,5 @@
-"""The embedded studio's Planner: turns what a pitch says (crumb.actors.local.pitch) into a Spec whose
-acceptance probes a correct game by docs/game-contract.md satisfies (crumb.actors.local.rules), or asks
+"""The embedded studio's Planner: turns what a pitch says (crumb.actors.embedded.pitch) into a Spec whose
+acceptance probes a correct game by docs/game-contract.md satisfies (crumb.actors.embedded.rules), or asks
 for research first.
 
 Pure and deterministic: same inputs, same Spec. It never raises on text: any pitch yields a Spec or,
@@ -11,13 +11,13 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from crumb.actors.local import catalogue as cat
-from crumb.actors.local.fidelity import AGENT_HINT, nearest_note, stated_numbers
-from crumb.actors.local.pitch import GenreScore, Reading, Wish, genre_wish, human_lines, read_pitch, score_genres
-from crumb.actors.local.rules import criteria_for, describe
-from crumb.actors.local.steering import apply_steering
-from crumb.actors.local.text import MAX_TEXT, is_cjk, normalize
-from crumb.actors.local.unbuilt import unbuilt
+from crumb.actors.embedded import catalogue as cat
+from crumb.actors.embedded.fidelity import AGENT_HINT, nearest_note, stated_numbers
+from crumb.actors.embedded.pitch import GenreScore, Reading, Wish, genre_wish, human_lines, read_pitch, score_genres
+from crumb.actors.embedded.rules import criteria_for, describe
+from crumb.actors.embedded.steering import apply_steering
+from crumb.actors.embedded.text import MAX_TEXT, is_cjk, normalize
+from crumb.actors.embedded.unbuilt import unbuilt
 from crumb.protocol.events import EvidenceItem, ResearchPlan
 from crumb.protocol.game import Controls, GenreReading, Numbers, PitchReading, Spec, Theme
 

@@ -12,7 +12,7 @@ import unicodedata
 from collections.abc import Sequence
 from functools import lru_cache
 
-from crumb.actors.local.language import detect
+from crumb.actors.embedded.language import detect
 
 MAX_TEXT = 20_000
 
@@ -71,6 +71,6 @@ def find_any(text: str, keywords: Sequence[str]) -> tuple[int, str] | None:
 
 
 def detect_language(text: str) -> str:
-    """The catalogue language a text is read with (see crumb.actors.local.language for how)."""
+    """The catalogue language a text is read with (see crumb.actors.embedded.language for how)."""
     return detect(normalize(text)).read_as
 

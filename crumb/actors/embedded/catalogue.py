@@ -15,23 +15,18 @@ from functools import lru_cache
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from crumb.genres import LANGUAGES, Genre
+from crumb.genres import LANGUAGES, Genre, GenreControls
 from crumb.genres.registry import Registry, registry
 
 # GENRES and NUMBER_SUPPORT come from the module __getattr__ below (read from the registry when asked)
-__all__ = ["LANGUAGES", "GENRES", "NUMBER_SUPPORT",  # noqa: F822 "CatalogueEntry", "GenreControls", "ThemeEntry", "ColourEntry",
+__all__ = ["LANGUAGES", "GENRES", "NUMBER_SUPPORT",  # noqa: F822
+           "CatalogueEntry", "GenreControls", "ThemeEntry", "ColourEntry",
            "ExtraEntry", "THEMES", "DEFAULT_THEME", "COLOURS", "EXTRAS", "KNOBS", "genres", "genre_ids", "entry",
            "theme", "number_support", "evidence_id"]
 
 
 class _Data(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
-
-
-class GenreControls(_Data):
-    keys: tuple[str, ...]
-    pointer: str
-    touch: str
 
 
 class CatalogueEntry(_Data):
@@ -179,7 +174,7 @@ def _entry(g: Genre) -> CatalogueEntry:
     return CatalogueEntry(
         id=g.id, name=g.name, names=dict(g.names), strong=g.all_words("strong"), weak=g.all_words("weak"),
         verbs=g.all_words("verbs"), famous=g.famous, core_loop=g.core_loop,
-        controls=GenreControls(keys=g.controls.keys, pointer=g.controls.pointer, touch=g.controls.touch),
+        controls=g.controls,
         win=g.win, lose=g.lose, rules=g.rules, references=g.references, defaults=dict(g.defaults),
         themes=dict(g.themes), idle_safe=g.idle_safe, survive_win=g.survive_win)
 
