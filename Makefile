@@ -62,12 +62,14 @@ status: setup ## where a session stands: make status SESSION=...
 studio: setup ## open the web Studio on 127.0.0.1:7321
 	$(CRUMB) studio
 
-# mypy --strict where the types are the design (protocol, store, reducer, settings, the registries).
+# mypy --strict where the types are the design (protocol, store, reducer, settings, the registries);
+# plain mypy (pyproject.toml [tool.mypy]) over the rest of crumb/.
 STRICT := crumb/protocol crumb/store crumb/reducer crumb/settings.py crumb/genres crumb/actors/harness/registry.py crumb/actors/harness/plugin.py
 
-lint: $(STAMP) ## ruff over the code and tests, mypy --strict on the typed core
+lint: $(STAMP) ## ruff over the code and tests, mypy --strict on the typed core, plain mypy on all of crumb/
 	$(BIN)/ruff check crumb tests bench examples
 	$(BIN)/mypy --strict $(STRICT)
+	$(BIN)/mypy crumb
 
 test: setup agents lint ## lint, then the whole test suite (real Chromium, real files, real processes)
 	$(BIN)/python -m pytest -n 2 --dist loadfile $(PYTEST_ARGS)

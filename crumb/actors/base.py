@@ -10,7 +10,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Literal, Protocol
+from typing import Any, Literal, Protocol, TypeGuard, get_args
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -18,6 +18,11 @@ from crumb.protocol.events import Meta
 from crumb.settings import Settings
 
 Role = Literal["planner", "builder", "verifier", "researcher"]
+
+
+def is_role(name: str) -> TypeGuard[Role]:
+    """Is `name` a role an agent plays (not "qa", not a typo)?"""
+    return name in get_args(Role)
 
 
 class Binding(BaseModel):
@@ -95,7 +100,8 @@ ProgressFn = Callable[[ProgressUpdate], None]
 class Adapter(Protocol):
     """A harness. `name` is what presets and `/swap` call it ("local", "claude", ...)."""
 
-    name: str
+    @property
+    def name(self) -> str: ...  # read-only: harnesses declare it as a class attribute
 
     def run(self, request: ActorRequest, progress: ProgressFn, cancel: threading.Event) -> ActorResult:
         """Do the role's work; raise ActorError on failure. Must return soon after `cancel` is set."""

@@ -35,7 +35,8 @@ from crumb.terminal import safe
 
 
 def root_of(ctx: click.Context) -> Path:
-    return ctx.obj["root"]  # type: ignore[no-any-return]
+    root: Path = ctx.obj["root"]  # click's ctx.obj is untyped; cli/__init__.py puts the resolved root there
+    return root
 
 
 def session_arg(ctx: click.Context, ref: str, *, future: bool = False) -> str:

@@ -13,7 +13,7 @@ from typing import Any
 
 from crumb.protocol.events import ROLES
 from crumb.reducer.played import fell_back, label
-from crumb.reducer.state import SessionState
+from crumb.reducer.state import SessionState, VerdictRow
 from crumb.store import paths
 from crumb.terminal import safe
 
@@ -70,22 +70,25 @@ def cast_line(state: SessionState) -> str:
     return " ".join(parts)
 
 
-def last_verdict(state: SessionState) -> dict[str, Any]:
-    return state.verdicts[-1] if state.verdicts else {}
+def last_verdict(state: SessionState) -> VerdictRow | None:
+    """The verifier's latest verdict; None before its first."""
+    return state.verdicts[-1] if state.verdicts else None
 
 
 def describe(root: Path, state: SessionState) -> str:
     """The lines `crumb run`, `crumb wait` and `crumb pitch --wait` print when a session is settled."""
-    done = state.done or {}
+    done = state.done
     game = game_path(root, state.session)
-    if state.done is not None:
+    if done is not None:
         mark = ", fallback" if fell_back(state.played) else ""
         lines = [safe(f"{state.session}: done ({done.get('reason')}{mark}) {done.get('detail', '')}".rstrip())]
     else:  # the reason is a verifier's words: each line shown, never obeyed (crumb.terminal)
         v = last_verdict(state)
+        verdict, at, total = (v.get("verdict", "PARTIAL"), v.get("round", state.round), v.get("total")) if v \
+            else ("PARTIAL", state.round, None)
         reason = (state.feedback or "the verifier gave no reason").split("\n")
-        lines = [f"{state.session}: waiting for a person — {v.get('verdict', 'PARTIAL')} at round {v.get('round', state.round)}"
-                 f" (total {v.get('total')}): {safe(reason[0])}", *(safe(r) for r in reason[1:])]
+        lines = [f"{state.session}: waiting for a person — {verdict} at round {at}"
+                 f" (total {total}): {safe(reason[0])}", *(safe(r) for r in reason[1:])]
     if state.played:
         lines.append(f"  played: {cast_line(state)}")
     if waits_for_person(state):
@@ -98,16 +101,16 @@ def describe(root: Path, state: SessionState) -> str:
 def outcome(root: Path, state: SessionState) -> dict[str, Any]:
     """Where a waited-on session ended up, as `--json` prints it: done is null while it still runs (or
     waits for a person), game is null until a game exists, exit is the command's exit status."""
-    done = state.done or {}
+    done = state.done
     verdicts = [v.get("verdict") for v in state.verdicts if v.get("verdict")]
     game = game_path(root, state.session)
     waiting = waits_for_person(state)
     return {
         "session": state.session,
         "phase": state.phase,
-        "done": done.get("reason"),
-        "detail": done.get("detail") if state.done is not None else None,
-        "verdict": done.get("verdict") or (verdicts[-1] if verdicts else None),
+        "done": done.get("reason") if done is not None else None,
+        "detail": done.get("detail") if done is not None else None,
+        "verdict": (done.get("verdict") if done is not None else None) or (verdicts[-1] if verdicts else None),
         "round": state.round,
         "game": str(game) if game.is_file() else None,
         "played": {role: dict(p) for role, p in state.played.items()},

@@ -15,6 +15,7 @@ import os
 import re
 import shutil
 import stat
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict
@@ -242,6 +243,7 @@ def _decode(data: bytes) -> str | tuple[str]:
 
 _AT_FDCWD = -100
 _RENAME_NOREPLACE = 1
+_renameat2: Callable[..., int] | None  # a C function: ctypes checks no argument types, it returns a C int
 try:
     _renameat2 = ctypes.CDLL(None, use_errno=True).renameat2
 except (AttributeError, OSError):  # not glibc ≥ 2.28 or not Linux
@@ -268,7 +270,7 @@ def _rename_noreplace(src: Path, dst: Path) -> None:
     os.unlink(src)
 
 
-def _candidates(name: str):  # type: ignore[no-untyped-def]
+def _candidates(name: str) -> Iterator[str]:
     yield name
     stem, dot, ext = name.rpartition(".")
     if not dot or not stem:

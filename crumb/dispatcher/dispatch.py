@@ -22,16 +22,16 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from crumb.actors.base import ActorError, ActorRequest, ActorResult, Adapter, Binding, Limits, ProgressUpdate
+from crumb.actors.base import ActorError, ActorRequest, ActorResult, Adapter, Binding, Limits, ProgressUpdate, is_role
 from crumb.actors.harness import local_only
 from crumb.actors.harness.bindings import rooted
 from crumb.actors.harness.verifier_dir import prepare_verifier_dir
 from crumb.dispatcher.manifest import measure
 from crumb.protocol.errors import first_problem
-from crumb.protocol.events import Meta, ResearchEvidence, ResearchPlan
+from crumb.protocol.events import ROLES, Meta, ResearchEvidence, ResearchPlan
 from crumb.protocol.game import Criterion, JudgeScore, Manifest, PitchReading, QAResult, Spec
 from crumb.protocol.spec_markdown import SpecRules, spec_markdown
-from crumb.reducer.effects import Cancel, Effect, QACheck, Record, RunActor
+from crumb.reducer.effects import BindingData, Cancel, Effect, QACheck, Record, RunActor
 from crumb.settings import Settings
 from crumb.store import paths
 from crumb.store.writer import TranscriptWriter
@@ -41,6 +41,7 @@ log = logging.getLogger("crumb.dispatcher")
 
 def get_adapter(name: str) -> Adapter:
     """The harness registry (crumb.actors.harness); `local` works even without it."""
+    lookup: Callable[[str], Adapter] | None
     try:
         from crumb.actors.harness.registry import get_adapter as lookup
     except ImportError:  # pragma: no cover - registry ships with the package
@@ -273,6 +274,8 @@ class Dispatcher:
             if bad is not None:
                 raise ValueError(bad)
             binding = rooted(binding, self.root)  # `command:./my-agent` means the project's, not the daemon's cwd
+            if not is_role(actor):
+                raise ValueError(f"{actor!r} is not a role an agent plays ({', '.join(ROLES)})")
             work_dir = self._work_dir(session, effect)
             request = ActorRequest(
                 role=actor, session=session, effect_id=effect.id, work_dir=work_dir, input=effect.input,
@@ -375,7 +378,7 @@ def copy_regular_files(src: Path, dest: Path) -> None:
             shutil.copy2(path, target)
 
 
-def _binding(raw: dict[str, Any]) -> Binding:
+def _binding(raw: BindingData) -> Binding:
     """The effect's binding; a person's `/swap harness:model` gets the harness's provider defaults."""
     if raw.get("origin") == "user" and raw.get("harness"):
         from crumb.actors.harness.bindings import parse_binding

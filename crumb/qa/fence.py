@@ -90,19 +90,20 @@ class Fence:
         """`fn()` run inside the namespace, on a short-lived thread; its sockets stay in the namespace."""
         if self.fd is None:
             return fn()
-        box: dict[str, object] = {}
+        values: list[T] = []  # what fn returned, or
+        errors: list[BaseException] = []  # what it raised
 
         def run() -> None:
             try:
-                box["value"] = fn()
+                values.append(fn())
             except BaseException as exc:
-                box["error"] = exc
+                errors.append(exc)
         t = self.thread(run, "crumb-qa-fence-call")
         t.start()
         t.join()
-        if "error" in box:
-            raise box["error"]  # type: ignore[misc]
-        return box["value"]  # type: ignore[return-value]
+        if errors:
+            raise errors[0]
+        return values[0]
 
     def attempts(self, since: float, allowed: set[int] | frozenset[int] = frozenset()) -> list[Attempt]:
         """Connections tried since `since` to anything but QA's own servers (and `allowed` ports)."""
@@ -221,19 +222,20 @@ def open_fence() -> Fence:
         return Fence("none", f"no network namespace ({ENV_OFF}=0): the fence is request interception only")
     if not os.path.exists("/proc/thread-self/ns/net"):
         return Fence("none", "no network namespaces on this system: the fence is request interception only")
-    box: dict[str, object] = {}
+    values: list[tuple[int, socket.socket]] = []  # what _setup returned, or
+    errors: list[OSError | subprocess.SubprocessError] = []  # why it failed
 
     def run() -> None:
         try:
-            box["value"] = _setup()
+            values.append(_setup())
         except (OSError, subprocess.SubprocessError) as exc:
-            box["error"] = exc
+            errors.append(exc)
     t = threading.Thread(target=run, name="crumb-qa-fence-setup", daemon=True)
     t.start()
     t.join()
-    if "error" in box:
-        return Fence("none", f"no network namespace ({box['error']}): the fence is request interception only")
-    fd, sniffer = box["value"]  # type: ignore[misc]
+    if errors:
+        return Fence("none", f"no network namespace ({errors[0]}): the fence is request interception only")
+    fd, sniffer = values[0]
     fence = Fence("netns", "the browser runs in a network namespace of its own: only its game server is reachable",
                   fd=fd, _sniffer=sniffer)
     fence.thread(fence._sniff, "crumb-qa-fence-sniff").start()

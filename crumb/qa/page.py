@@ -8,15 +8,15 @@ from __future__ import annotations
 
 import asyncio
 import re
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import Any, TypedDict, TypeVar
 from urllib.parse import urlsplit
 
-from playwright.async_api import Browser, BrowserContext, CDPSession, Page
+from playwright.async_api import Browser, BrowserContext, CDPSession, ConsoleMessage, Dialog, Frame, Page, Response
 from playwright.async_api import Error as PlaywrightError
 
-from crumb.protocol.game import Finding
+from crumb.protocol.game import Finding, Severity
 
 T = TypeVar("T")
 
@@ -120,6 +120,15 @@ WIPE_JS = """async () => { const left = [];
 TARGET_STATE_JS = f"() => [({TARGET_JS})(), ({STATE_JS})()]"
 
 
+class Clip(TypedDict):
+    """The part of the page a screenshot takes (Playwright's own Clip, which it does not export)."""
+
+    x: float
+    y: float
+    width: float
+    height: float
+
+
 class Hang(Exception):
     """The page did not answer in time: the game is stuck (an endless loop, a blocked main thread)."""
 
@@ -140,10 +149,10 @@ class Evidence:
     browser_died: bool = False
     restart_browser: bool = False
 
-    def find(self, code: str, message: str, severity: str = "Important", raw: str | None = None) -> None:
+    def find(self, code: str, message: str, severity: Severity = "Important", raw: str | None = None) -> None:
         if any(f.code == code and f.message == message for f in self.findings):
             return
-        self.findings.append(Finding(code=code, severity=severity, message=message))  # type: ignore[arg-type]
+        self.findings.append(Finding(code=code, severity=severity, message=message))
         if raw is not None and raw not in self.errors:
             self.errors.append(raw)
 
@@ -433,10 +442,16 @@ class GameTab:
         self.loaded = False
         self.dialogs = 0
         self._expected = url
-        self._taps = {"pageerror": self._page_error, "console": self._console, "dialog": self._dialog,
-                      "crash": self._crash, "framenavigated": self._navigated, "response": self._response}
-        for event, tap in self._taps.items():
-            page.on(event, tap)
+        # Page.on is typed per event name (one overload each), so every tap is registered by its literal name
+        page.on("pageerror", self._page_error)
+        page.on("console", self._console)
+        page.on("dialog", self._dialog)
+        page.on("crash", self._crash)
+        page.on("framenavigated", self._navigated)
+        page.on("response", self._response)
+        self._taps: dict[str, Callable[..., None]] = {  # what detach removes: the same six
+            "pageerror": self._page_error, "console": self._console, "dialog": self._dialog,
+            "crash": self._crash, "framenavigated": self._navigated, "response": self._response}
 
     def detach(self) -> None:
         for event, tap in self._taps.items():
@@ -493,7 +508,7 @@ class GameTab:
         return rect, reading
 
     async def screenshot(self, rect: dict[str, Any] | None, timeout: float) -> bytes:
-        clip = None
+        clip: Clip | None = None
         if rect and rect["width"] >= 1 and rect["height"] >= 1:
             x0, y0 = max(0.0, rect["x"]), max(0.0, rect["y"])
             x1 = min(float(self.viewport[0]), rect["x"] + rect["width"])
@@ -511,13 +526,13 @@ class GameTab:
 
     # ------------------------------------------------------------ evidence taps
 
-    def _page_error(self, exc: Any) -> None:
+    def _page_error(self, exc: PlaywrightError) -> None:
         name = getattr(exc, "name", "") or ""
         message = getattr(exc, "message", "") or str(exc)
         raw = f"{name}: {message}" if name and not message.startswith(name) else message
         self.ev.page_error(raw.splitlines()[0] if raw else "unknown error")
 
-    def _console(self, msg: Any) -> None:
+    def _console(self, msg: ConsoleMessage) -> None:
         if msg.type != "error":
             return
         text = msg.text
@@ -525,7 +540,7 @@ class GameTab:
             return  # reported as missing_asset / network_blocked with the URL
         self.ev.find("console_error", f"the game logged an error: {text[:300]}", raw=text)
 
-    def _dialog(self, dialog: Any) -> None:
+    def _dialog(self, dialog: Dialog) -> None:
         self.dialogs += 1
         if self.dialogs == 1:
             self.ev.find("dialog", f"the game opened a {dialog.type} dialog ({dialog.message[:100]!r}); QA dismissed it", "Minor")
@@ -535,25 +550,25 @@ class GameTab:
         asyncio.ensure_future(self._dismiss(dialog))
 
     @staticmethod
-    async def _dismiss(dialog: Any) -> None:
+    async def _dismiss(dialog: Dialog) -> None:
         try:
             await dialog.dismiss()
         except PlaywrightError:
             pass
 
-    def _crash(self, _page: Any) -> None:
+    def _crash(self, _page: Page) -> None:
         self.ev.find("crash", "the game's page crashed (the renderer died: out of memory or a browser bug)", "Critical",
                      raw="page crashed")
         self.ev.stop("page crashed")
 
-    def _navigated(self, frame: Any) -> None:
+    def _navigated(self, frame: Frame) -> None:
         if frame != self.page.main_frame or not self.loaded:
             return
         if not _same_document(frame.url, self._expected):
             self.ev.find("navigated_away", f"the game navigated away to {frame.url[:200]}", "Critical")
             self.ev.stop("navigated away")
 
-    def _response(self, response: Any) -> None:
+    def _response(self, response: Response) -> None:
         if response.status >= 400 and response.url.startswith(self.owner.base):
             path = response.url[len(self.owner.base) - 1:]
             self.ev.find("missing_asset", f"the game requested {path}, which is not in the game folder ({response.status})",

@@ -36,6 +36,7 @@ def analyse(png: bytes) -> Picture:
     w, h = rgb.size
     if not w or not h:
         return Picture(width=w, height=h, colours=0, other=0.0, mode="#000000")
-    counts = rgb.point(_TOP5 * 3).getcolors(maxcolors=w * h) or []
+    # an RGB image's colours are (r, g, b) tuples; getcolors' type also covers one-band images' ints
+    counts = [(n, c) for n, c in rgb.point(_TOP5 * 3).getcolors(maxcolors=w * h) or [] if isinstance(c, tuple)]
     top, (r, g, b) = max(counts)
     return Picture(width=w, height=h, colours=len(counts), other=1 - top / (w * h), mode=f"#{r:02x}{g:02x}{b:02x}")

@@ -151,7 +151,7 @@ class ContextPool:
         self.grown = False  # the first check is over: keep the full set ready
         self.checks = 0  # checks running: then only what a check waits for is opened (renderers cost CPU)
         self.broken = False  # a used context could not even be closed: the browser needs a restart
-        self._filling: asyncio.Future | None = None
+        self._filling: asyncio.Future[None] | None = None
         self._changed = asyncio.Condition()
         self.closed = False
 
@@ -179,10 +179,11 @@ class ContextPool:
             try:
                 self.refill()
                 filling = self._filling
+
+                def settled(filling: asyncio.Future[None] | None = filling) -> bool:
+                    return bool(self.ready[lane]) or filling is None or filling.done()
                 async with self._changed:
-                    await asyncio.wait_for(self._changed.wait_for(
-                        lambda filling=filling: bool(self.ready[lane]) or filling is None or filling.done()),
-                        deadline - time.monotonic())
+                    await asyncio.wait_for(self._changed.wait_for(settled), deadline - time.monotonic())
             except TimeoutError:
                 break
             finally:
@@ -420,10 +421,10 @@ class _Stage:
     async def differ(self, main: GameTab, twin: GameTab, rect: dict[str, Any] | None, hook: bool) -> bool:
         """Does the run with input differ from the one without? state() when there is a hook, else pixels."""
         if hook:
-            a, b = await asyncio.gather(main.state(self.step_s), twin.state(self.step_s))
-        else:
-            a, b = await asyncio.gather(main.screenshot(rect, self.step_s), twin.screenshot(rect, self.step_s))
-        return a != b
+            states = await asyncio.gather(main.state(self.step_s), twin.state(self.step_s))
+            return states[0] != states[1]
+        pngs = await asyncio.gather(main.screenshot(rect, self.step_s), twin.screenshot(rect, self.step_s))
+        return pngs[0] != pngs[1]
 
     async def look(self, png: bytes) -> Picture:
         return await asyncio.to_thread(analyse, png)

@@ -20,7 +20,7 @@ from typing import Any
 from playwright.async_api import Browser, Playwright, async_playwright
 from playwright.async_api import Error as PlaywrightError
 
-from crumb.protocol.game import Criterion, Finding, Manifest, ProbeResult, QAResult
+from crumb.protocol.game import Criterion, Finding, Manifest, ProbeResult, QAResult, Severity
 from crumb.qa.browser import BrowserNotFound, find_chromium, launch_args
 from crumb.qa.fence import Fence, open_fence
 from crumb.qa.limits import open_limits
@@ -331,7 +331,7 @@ def assemble(static: StaticReport, report: PlayReport, *, criteria: Sequence[Cri
     findings = list(static.findings)
     errors = list(static.errors)
     if static.entry_ok and report.loaded and not report.hook:
-        severity = "Important" if criteria else "Minor"
+        severity: Severity = "Important" if criteria else "Minor"
         ev.find("no_hook", "the game has no window.__crumb.state() test hook: checked by pixels and input only", severity)
     for probe in report.probes:
         if not probe.ok:

@@ -7,6 +7,7 @@ can reach another game's files. Paths that escape the folder (.., symlinks out) 
 from __future__ import annotations
 
 import mimetypes
+import socket
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -79,7 +80,7 @@ class _Server(ThreadingHTTPServer):
         self.root = root
         self.misses: list[str] = []
 
-    def handle_error(self, request: object, client_address: object) -> None:
+    def handle_error(self, request: socket.socket | tuple[bytes, socket.socket], client_address: object) -> None:
         """A page closed mid-transfer (QA closes contexts at will): not worth a traceback on stderr."""
         import sys
 

@@ -15,7 +15,7 @@ from html.parser import HTMLParser
 from pathlib import Path, PurePosixPath
 from urllib.parse import unquote, urlsplit
 
-from crumb.protocol.game import Finding, Manifest
+from crumb.protocol.game import Finding, Manifest, Severity
 from crumb.settings import QASettings
 
 TEXT_SUFFIXES = {".html", ".htm", ".css", ".js", ".mjs", ".cjs", ".json", ".svg"}
@@ -38,8 +38,8 @@ class StaticReport:
     files: int = 0
     bytes: int = 0
 
-    def add(self, code: str, message: str, severity: str = "Important") -> None:
-        self.findings.append(Finding(code=code, severity=severity, message=message))  # type: ignore[arg-type]
+    def add(self, code: str, message: str, severity: Severity = "Important") -> None:
+        self.findings.append(Finding(code=code, severity=severity, message=message))
         self.errors.append(message)
         if severity != "Minor":
             self.ok = False

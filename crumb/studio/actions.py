@@ -222,4 +222,5 @@ def _last_error(log_path: Path, offset: int) -> str | None:
         return None
     lines = [ln.strip() for ln in text.splitlines() if ln.strip()]
     errors = [ln.removeprefix("Error: ") for ln in lines if ln.startswith("Error: ")]
-    return (errors or lines or [None])[-1]
+    found = errors or lines
+    return found[-1] if found else None

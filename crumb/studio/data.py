@@ -46,7 +46,7 @@ class _Cache:
         with self._lock:
             hit = self._data.get(key)
         if hit is not None and hit[0] == stamp:
-            return hit[1]  # type: ignore[no-any-return]
+            return hit[1]
         value = compute()
         with self._lock:
             if len(self._data) >= self.limit:
@@ -114,7 +114,8 @@ class _Fold:
     def _note(self, ev: dict[str, Any]) -> None:
         kind = ev["kind"]
         self.latest[kind] = ev
-        data = ev.get("data") if isinstance(ev.get("data"), dict) else {}
+        raw = ev.get("data")
+        data: dict[str, Any] = raw if isinstance(raw, dict) else {}
         if kind == "spec.update":
             self.latest["spec"] = ev
         elif kind == "judge.score":
@@ -299,8 +300,8 @@ def logs(root: Path, session: str, facts: dict[str, Any]) -> list[dict[str, Any]
                 out.setdefault(str(p.relative_to(sdir)), {"path": str(p.relative_to(sdir))})
     result = []
     for rel, entry in out.items():
-        p = inside(sdir, rel)
-        entry["bytes"] = p.stat().st_size if p else None
+        found = inside(sdir, rel)
+        entry["bytes"] = found.stat().st_size if found else None
         result.append(entry)
     return result
 

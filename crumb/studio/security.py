@@ -78,7 +78,9 @@ class Guard(BaseModel):
         return False
 
     def token_ok(self, token: str | None) -> bool:
-        return bool(token) and hmac.compare_digest(token.encode(), self.token.encode())  # type: ignore[union-attr]
+        if not token:
+            return False
+        return hmac.compare_digest(token.encode(), self.token.encode())
 
     def refusal(self, method: str, headers: dict[str, str]) -> str | None:
         """Why a request must be refused, or None when it may pass."""

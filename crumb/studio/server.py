@@ -12,14 +12,23 @@ import contextlib
 import signal
 import socket
 import threading
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 import uvicorn
+from starlette.types import ASGIApp
 
 from crumb.studio.app import StudioConfig, create_app, create_stream_app
 from crumb.studio.preview import create_preview_app
 from crumb.studio.security import Guard, host_names, is_loopback
+
+
+class _Server(uvicorn.Server):
+    """A uvicorn server that leaves signals alone: Studio.serve() stops all three servers on one signal."""
+
+    @contextlib.contextmanager
+    def capture_signals(self) -> Iterator[None]:
+        yield
 
 
 def bind(host: str, port: int, flag: str = "--port") -> socket.socket:
@@ -71,12 +80,14 @@ class Studio:
         stream_guard = Guard(hosts=names, port=self.stream_port, check_csrf=False)  # it has nothing to change
         self.config = StudioConfig(self.root, self.guard, self.preview_port, self.stream_port)
         origins = sorted(f"http://{n}:{self.port}" for n in names if "[" not in n)  # CSP has no IPv6 literals
-        common = dict(log_level=log_level, access_log=False, lifespan="off", timeout_graceful_shutdown=2,
-                      server_header=False)
+
+        def server(app: ASGIApp) -> _Server:
+            return _Server(uvicorn.Config(app, log_level=log_level, access_log=False, lifespan="off",
+                                          timeout_graceful_shutdown=2, server_header=False))
         self.servers = [
-            uvicorn.Server(uvicorn.Config(create_app(self.config), **common)),  # type: ignore[arg-type]
-            uvicorn.Server(uvicorn.Config(create_preview_app(self.root, preview_guard, origins), **common)),  # type: ignore[arg-type]
-            uvicorn.Server(uvicorn.Config(create_stream_app(self.config, stream_guard, origins), **common)),  # type: ignore[arg-type]
+            server(create_app(self.config)),
+            server(create_preview_app(self.root, preview_guard, origins)),
+            server(create_stream_app(self.config, stream_guard, origins)),
         ]
         self._thread: threading.Thread | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -93,8 +104,6 @@ class Studio:
     async def serve(self) -> None:
         """Serve until request_stop() or, in the main thread, Ctrl-C / SIGTERM (which stop both servers)."""
         self._loop = asyncio.get_running_loop()
-        for s in self.servers:
-            s.capture_signals = contextlib.nullcontext  # type: ignore[method-assign]
         if threading.current_thread() is threading.main_thread():
             for sig in (signal.SIGINT, signal.SIGTERM):
                 self._loop.add_signal_handler(sig, self.request_stop)

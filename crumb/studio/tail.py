@@ -14,12 +14,13 @@ import asyncio
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Final, Literal
 
 from crumb.store.follow import Follower, TranscriptReplaced
 from crumb.studio.panels import PanelFeed, PanelUpdate
 
 Line = tuple[int, bytes]  # (seq, raw JSON line without the newline)
-WAKE = "wake"  # a stream's own marker: look at the connection (gone? time for a keepalive?)
+WAKE: Final = "wake"  # a stream's own marker: look at the connection (gone? time for a keepalive?)
 
 
 def event_frame(seq: int, raw: bytes) -> bytes:
@@ -47,7 +48,7 @@ class Batch:
         return cls(lines, b"".join(event_frame(seq, raw) for seq, raw in lines))
 
 
-Item = Batch | PanelUpdate | str | None  # new lines, changed panels, WAKE, or None: "shutting down"
+Item = Batch | PanelUpdate | Literal["wake"] | None  # new lines, changed panels, WAKE, or None: "shutting down"
 
 POLL_S = 0.02
 # With this many streams open, new lines wait until the transcript stops growing (a round that finds

@@ -68,12 +68,11 @@ def _texts(value: Any) -> list[str]:
         return []
     if isinstance(value, (str, dict)):
         value = [value]
-    out = []
+    out: list[str] = []
     for item in value if isinstance(value, list) else []:
-        if isinstance(item, str):
-            out.append(item)
-        elif isinstance(item, dict) and isinstance(item.get("text") or item.get("reason"), str):
-            out.append(item.get("text") or item.get("reason"))
+        text = item.get("text") or item.get("reason") if isinstance(item, dict) else item
+        if isinstance(text, str):
+            out.append(text)
     return out
 
 

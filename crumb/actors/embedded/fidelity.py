@@ -36,7 +36,7 @@ def genre_name(genre: str) -> str:
 
 def support(genre: str, field: str, value: float) -> str | None:
     """Why the embedded game of `genre` cannot honour field=value, or None when it can."""
-    table = cat.NUMBER_SUPPORT.get(genre)
+    table = cat.number_support().get(genre)
     if table is None:
         return None  # not a catalogue genre: an agent's game, judged by its probes
     label = LABELS.get(field, field)

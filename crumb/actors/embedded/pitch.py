@@ -35,7 +35,7 @@ class GenreScore(BaseModel):
 def _genre_keywords(weak: bool) -> list[tuple[str, list[tuple[str, float]]]]:
     """Keywords, longest first, each with every (genre, weight) that lists it."""
     table: dict[str, list[tuple[str, float]]] = {}
-    for g in cat.GENRES:
+    for g in cat.genres():
         for kw in g.strong:
             table.setdefault(kw, []).append((g.id, 3.0))
         for kw in g.weak if weak else ():
@@ -267,7 +267,7 @@ def human_lines(text: str | None) -> list[str]:
 def _genre_names() -> dict[str, tuple[str, ...]]:
     return {g.id: tuple(dict.fromkeys([g.id, g.name.lower(), *(n.lower() for n in g.names.values()),
                                        *g.famous]))
-            for g in cat.GENRES}
+            for g in cat.genres()}
 
 
 class Wish(BaseModel):

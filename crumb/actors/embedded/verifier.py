@@ -12,11 +12,12 @@ from typing import Any
 from pydantic import BaseModel, ValidationError
 
 from crumb.protocol.errors import first_problem
-from crumb.protocol.game import DIMENSIONS, Criterion, DimensionScore, JudgeScore, QAResult, Spec
+from crumb.protocol.game import DIMENSIONS, Criterion, DimensionScore, JudgeScore, QAResult, Severity, Spec, Verdict
 from crumb.reducer.validator import qa_scores
 from crumb.settings import Judge
 
 _RANK = {"Minor": 1, "Important": 2, "Critical": 3}
+_BY_RANK: dict[int, Severity | None] = {0: None, 1: "Minor", 2: "Important", 3: "Critical"}
 NUMBER_PATHS = ("lives", "target", "timeLeft")
 
 
@@ -67,9 +68,9 @@ def parse_projection(projected: dict[str, Any]) -> tuple[Spec, QAResult, dict[st
     except ValidationError as exc:
         p = first_problem(exc)
         raise ValueError(f"verifier input qa is invalid at {p.where}: {p.message}") from None
-    build = projected.get("build") if isinstance(projected.get("build"), dict) else {}
-    manifest = build.get("manifest") if isinstance(build.get("manifest"), dict) else {}
-    return spec, qa, manifest
+    build = projected.get("build")
+    manifest = build.get("manifest") if isinstance(build, dict) else None
+    return spec, qa, manifest if isinstance(manifest, dict) else {}
 
 
 def judge(projected: dict[str, Any], settings: Judge | None = None) -> JudgeScore:
@@ -103,8 +104,8 @@ def judge(projected: dict[str, Any], settings: Judge | None = None) -> JudgeScor
     if qa.error:
         add("Important", f"QA could not finish: {qa.error[:200]}")
     if not qa.loaded:
-        history = projected.get("history") if isinstance(projected.get("history"), list) else []
-        twice = any(isinstance(h, dict) and h.get("loaded") is False for h in history)
+        history = projected.get("history")
+        twice = isinstance(history, list) and any(isinstance(h, dict) and h.get("loaded") is False for h in history)
         add("Critical" if twice else "Important",
             "the page did not load" + (" for the second build in a row: redesign more simply" if twice else ""))
     elif not qa.hook and "no_hook" not in codes:
@@ -207,7 +208,8 @@ def judge(projected: dict[str, Any], settings: Judge | None = None) -> JudgeScor
 
     # ---- verdict
     worst = max((_RANK[i.severity] for i in issues), default=0)
-    severity = {0: None, 1: "Minor", 2: "Important", 3: "Critical"}[worst]
+    severity = _BY_RANK[worst]
+    verdict: Verdict
     if worst >= 2 or not qa.ok:
         verdict = "FAIL"
         severity = severity if worst >= 2 else "Important"
@@ -228,8 +230,8 @@ def judge(projected: dict[str, Any], settings: Judge | None = None) -> JudgeScor
     if len(ordered) > 12:
         lines.append(f"- … and {len(ordered) - 12} more")
     return JudgeScore(
-        verdict=verdict,  # type: ignore[arg-type]
-        severity=severity,  # type: ignore[arg-type]
+        verdict=verdict,
+        severity=severity,
         scores=scores,
         total=total,
         feedback="\n".join(lines),

@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, ValidationError, model_validator
 
@@ -86,7 +86,7 @@ def portable_schema(role: str) -> dict[str, Any]:
     return out
 
 
-def prompt_for(request: ActorRequest, *, mode: str = "tools", files: str = "") -> str:
+def prompt_for(request: ActorRequest, *, mode: Literal["tools", "text"] = "tools", files: str = "") -> str:
     """The role's prompt for this request (see crumb/prompts/)."""
     role = request.role
     if mode == "tools":
@@ -100,7 +100,7 @@ def prompt_for(request: ActorRequest, *, mode: str = "tools", files: str = "") -
         )
     else:
         where = ""
-    return prompts.render(role, request.input, schema=answer_schema(role), mode=mode, where=where, files=files)  # type: ignore[arg-type]
+    return prompts.render(role, request.input, schema=answer_schema(role), mode=mode, where=where, files=files)
 
 
 _FENCE = re.compile(r"```(?:json|JSON)?[ \t]*\n(.*?)\n[ \t]*```", re.S)
