@@ -1,6 +1,6 @@
 """`crumb run` wall time, process start to done, median of 5 — beside `python -c "import crumb"`.
 
-Each run is a fresh process in a fresh folder: cold browser, offline studio, the full QA.
+Each run is a fresh process in a fresh folder: cold browser, embedded studio, the full QA.
 Usage: .venv/bin/python bench/run.py [--runs 5] [--pitch "..."]
 """
 
