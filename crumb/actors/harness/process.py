@@ -15,7 +15,7 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Literal
@@ -97,15 +97,13 @@ def kill_group(pgid: int, grace_s: float = KILL_GRACE_S) -> None:
             pass
 
 
-def _stray_groups(pgid: int) -> set[int]:
-    """Process groups other than `pgid` holding descendants of its members (read from /proc; empty where
-    there is none). Never this process's own group."""
-    parents: dict[int, int] = {}
-    groups: dict[int, int] = {}
+def _live_processes() -> Iterator[tuple[int, int, int]]:
+    """(pid, parent pid, process group) of every process but zombies, from /proc (nothing where there
+    is no /proc)."""
     try:
         entries = os.listdir("/proc")
     except OSError:
-        return set()
+        return
     for name in entries:
         if not name.isdigit():
             continue
@@ -116,7 +114,16 @@ def _stray_groups(pgid: int) -> set[int]:
             continue
         rest = stat[stat.rfind(")") + 2 :].split()
         if len(rest) > 2 and rest[0] != "Z":
-            parents[int(name)], groups[int(name)] = int(rest[1]), int(rest[2])
+            yield int(name), int(rest[1]), int(rest[2])
+
+
+def _stray_groups(pgid: int) -> set[int]:
+    """Process groups other than `pgid` holding descendants of its members (read from /proc; empty where
+    there is none). Never this process's own group."""
+    parents: dict[int, int] = {}
+    groups: dict[int, int] = {}
+    for pid, ppid, group in _live_processes():
+        parents[pid], groups[pid] = ppid, group
     children: dict[int, list[int]] = {}
     for pid, ppid in parents.items():
         children.setdefault(ppid, []).append(pid)
@@ -167,19 +174,7 @@ def group_alive(pgid: int) -> bool:
     # killpg(0) also succeeds for zombies; look for a live member
     if not os.path.isdir("/proc"):
         return True
-    with os.scandir("/proc") as entries:
-        for entry in entries:
-            if not entry.name.isdigit():
-                continue
-            try:
-                with open(f"/proc/{entry.name}/stat", "rb") as fh:
-                    stat = fh.read().decode("utf-8", "replace")
-            except OSError:
-                continue
-            rest = stat[stat.rfind(")") + 2 :].split()
-            if len(rest) > 2 and rest[2] == str(pgid) and rest[0] != "Z":
-                return True
-    return False
+    return any(group == pgid for _, _, group in _live_processes())
 
 
 class _Pump(threading.Thread):
