@@ -34,6 +34,9 @@ def safe_path(root: Path, url_path: str) -> Path | None:
     return real if real.is_file() else None
 
 
+_Request = socket.socket | tuple[bytes, socket.socket]  # what socketserver hands a TCP or UDP server
+
+
 class _Handler(BaseHTTPRequestHandler):
     server: _Server
     protocol_version = "HTTP/1.1"
@@ -79,8 +82,32 @@ class _Server(ThreadingHTTPServer):
         super().__init__(("127.0.0.1", port), _Handler)
         self.root = root
         self.misses: list[str] = []
+        self._open: set[_Request] = set()
+        self._open_lock = threading.Lock()
 
-    def handle_error(self, request: socket.socket | tuple[bytes, socket.socket], client_address: object) -> None:
+    def process_request(self, request: _Request, client_address: object) -> None:
+        with self._open_lock:
+            self._open.add(request)
+        super().process_request(request, client_address)
+
+    def shutdown_request(self, request: _Request) -> None:
+        with self._open_lock:
+            self._open.discard(request)
+        super().shutdown_request(request)
+
+    def close_connections(self) -> None:
+        """End every kept-alive connection: its thread would go on answering from this folder, and a browser
+        that reuses it after the port is handed to the next game would get this game's files."""
+        with self._open_lock:
+            conns = list(self._open)
+        for conn in conns:
+            try:
+                if isinstance(conn, socket.socket):
+                    conn.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
+
+    def handle_error(self, request: _Request, client_address: object) -> None:
         """A page closed mid-transfer (QA closes contexts at will): not worth a traceback on stderr."""
         import sys
 
@@ -125,6 +152,7 @@ class GameServer:
         if self._server is not None:
             self._server.shutdown()
             self._server.server_close()
+            self._server.close_connections()
             self._server = None
 
     def __enter__(self) -> GameServer:

@@ -48,3 +48,30 @@ def test_refuses_anything_outside_or_missing(folder: Path, path: str) -> None:
 def test_each_server_has_its_own_port(folder: Path, tmp_path: Path) -> None:
     with GameServer(folder) as a, GameServer(tmp_path) as b:
         assert a.base != b.base
+
+
+def test_a_kept_alive_connection_does_not_outlive_its_server(tmp_path: Path) -> None:
+    """A browser reuses a kept-alive connection to a port; when the next check's server gets the same port,
+    that connection must not be answered from the previous game's folder (found under load in CI)."""
+    import http.client
+
+    first, second = tmp_path / "first", tmp_path / "second"
+    for folder, text in ((first, "first game"), (second, "second game")):
+        folder.mkdir()
+        (folder / "writer.js").write_text(text)
+    server = GameServer(first).start()
+    port = server.port_in_use
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
+    conn.request("GET", "/writer.js")
+    assert conn.getresponse().read() == b"first game"
+    server.stop()
+    with GameServer(second, port=port):
+        try:  # the old connection is gone, or still open: either way a browser asks again and must reach the new game
+            conn.request("GET", "/writer.js")
+            body = conn.getresponse().read()
+        except (http.client.RemoteDisconnected, ConnectionError):
+            conn.close()
+            conn.request("GET", "/writer.js")
+            body = conn.getresponse().read()
+        conn.close()
+    assert body == b"second game"
