@@ -23,10 +23,10 @@ from crumb.protocol.game import (
 
 #: where a stated number shows in the game's test hook, and the criterion that checks it
 _IDS = {"time_limit_s": "timer", "lives": "lives", "target_score": "target", "levels": "levels", "moves": "moves",
-        "grid": "grid", "speed": "speed"}
+        "grid": "grid", "speed": "speed", "level_time_s": "levelclock"}
 NUMBER_PROBES: dict[str, tuple[str, str]] = {f: (NUMBER_PATHS[f], cid) for f, cid in _IDS.items()}
 LABELS = {"time_limit_s": "time limit", "lives": "lives", "target_score": "target score", "levels": "levels",
-          "moves": "moves", "grid": "grid size", "speed": "speed"}
+          "moves": "moves", "grid": "grid size", "speed": "speed", "level_time_s": "time per level"}
 AGENT_HINT = "bind an agent to build it (e.g. --role builder=claude:sonnet)"
 
 
