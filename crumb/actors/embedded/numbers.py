@@ -281,7 +281,7 @@ def _word_run(run: str, start: int, language: str) -> list[tuple[int, int, float
             continue
         v = words.get(w, 0)
         fits = first >= 0 and (
-            (v < 10 and cur % 10 == 0 and cur > 0) or (v < 100 and cur % 100 == 0)
+            (v < 10 and cur % 10 == 0 and cur > 0) or (v < 100 and cur % 100 == 0) or (v < 1000 and cur == 0)
             or (cur in (60, 80) and 10 <= v <= 19))  # soixante-dix, quatre-vingt-onze
         if first >= 0 and not fits:
             flush()
