@@ -130,3 +130,24 @@ def test_a_genre_without_levels_reports_the_level_clock_as_not_built() -> None:
     stated = {n.field: n for n in spec.reading.numbers}
     assert stated["level_time_s"].honoured is False and "not built" in stated["level_time_s"].note
     assert any("time per level" in s for s in spec.reading.shortfalls())
+
+
+@pytest.mark.parametrize(("pitch", "probe"), [
+    ("breakout with 20 seconds per level", "start"),  # no round clock: the start probe reads the level clock
+    ("breakout, 60 seconds, 20 seconds per level", "levelclock"),  # waiting costs breakout lives: the countdown
+    ("memory, 60 seconds, 20 seconds per level", "levelclock"),  # waiting is safe: it runs out in the probe
+])
+def test_every_stated_level_clock_has_a_probe_that_reads_it(pitch: str, probe: str) -> None:
+    spec = plan(pitch)
+    assert isinstance(spec, Spec) and spec.reading is not None
+    stated = {n.field: n for n in spec.reading.numbers}
+    assert stated["level_time_s"].honoured and stated["level_time_s"].criterion == probe
+    checked = next(c for c in spec.criteria if c.id == probe)
+    assert "levelTimeLeft" in {x.path for x in checked.probe.expect}
+
+
+def test_a_speed_the_game_cannot_play_is_reported_not_clamped_silently() -> None:
+    spec = plan("stack the tower as high as you can, speed 5")
+    assert isinstance(spec, Spec) and spec.reading is not None
+    assert "speed" not in {c.id for c in spec.criteria}
+    assert any("0.25–4, not 5" in s for s in spec.reading.shortfalls())

@@ -60,13 +60,15 @@ def level_clock_criteria(spec: Spec, lives: int | None) -> list[Criterion]:
     if lt is None or (e is not None and support(spec.genre, "level_time_s", float(lt))):
         return []
     out: list[Criterion] = []
-    if spec.numbers.time_limit_s is None:  # with a round clock, "start" checks that one
-        out.append(_crit("start", f"Pressing Enter starts a round whose {lt}-second level clock counts down.",
+    t = spec.numbers.time_limit_s
+    runs_out = e is not None and e.idle_safe and lt <= ROUND_PROBE_MAX_S and (t is None or t > lt + 2)
+    if t is None or not runs_out:  # with a round clock, "start" checks that one
+        out.append(_crit("start" if t is None else "levelclock",
+                         f"Pressing Enter starts a round whose {lt}-second level clock counts down.",
                          [{"do": "start"}, {"do": "wait", "ms": CLOCK_CHECK_MS}],
                          [{"path": "levelTimeLeft", "op": "<", "value": lt},
                           {"path": "levelTimeLeft", "op": ">=", "value": lt - (CLOCK_CHECK_MS + 500) / 1000}]))
-    t = spec.numbers.time_limit_s
-    if e is None or not e.idle_safe or lt > ROUND_PROBE_MAX_S or (t is not None and t <= lt + 2):
+    if not runs_out:
         return out  # waiting could end the round some other way first: the countdown is what can be proven
     steps: list[dict[str, Any]] = [{"do": "start"}, {"do": "wait", "ms": (lt + 1) * 1000}]
     if lives is not None and lives > 1:
@@ -114,8 +116,8 @@ def criteria_for(spec: Spec) -> list[Criterion]:
         out.append(crit("start", "Pressing Enter starts a round.", [{"do": "start"}],
                         [{"path": "phase", "op": "==", "value": "playing"}]))
     play_ms = 8000 if not t else max(500, min(8000, (t - 1) * 1000))
-    if n.level_time_s and not lives:  # a level clock that runs out ends a round without lives
-        play_ms = max(500, min(play_ms, (n.level_time_s - 1) * 1000))
+    if n.level_time_s:  # level clocks that run out end the round once the lives are gone
+        play_ms = max(500, min(play_ms, (n.level_time_s * (lives or 1) - 1) * 1000))
     out.append(crit("score", "Playing raises the score.", [{"do": "start"}, {"do": "play", "ms": play_ms}],
                     [{"path": "score", "op": "increased"}]))
     if t and t <= ROUND_PROBE_MAX_S:
