@@ -535,15 +535,20 @@ def _script_group(language: str) -> str:
     return "zh" if language.startswith("zh") else language if language in ("ja", "ko") else "latin"
 
 
-def per_level(before: str, rest: str, text: str) -> bool:
+def per_level(before: str, rest: str, text: str) -> str | None:
     """Whether a time just read is the clock of each level (or each life), not of the whole game:
     "13 seconds per level", "30 s per life", "13-second levels", "13 seconds to get through each one"
-    (when the text names levels), "each level has 13 seconds", "每关13秒", "레벨마다 13초"."""
-    if _PER_UNIT_AFTER.match(rest) or _PER_LEVEL_BEFORE.search(before):
-        return True
+    (when the text names levels), "each level has 13 seconds", "每关13秒", "레벨마다 13초". None when it is
+    not; else the words that make it per level ("" when they come before the number)."""
+    after = _PER_UNIT_AFTER.match(rest)
+    if after:
+        return after.group(0)
+    if _PER_LEVEL_BEFORE.search(before):
+        return ""
     if _EACH_BEFORE.search(before) and _LEVEL_WORD.search(text):
-        return True  # "three levels of je 20 Sekunden", "по 20 секунд"
-    return bool(_EACH_ONE_AFTER.match(rest)) and bool(_LEVEL_WORD.search(text))
+        return ""  # "three levels of je 20 Sekunden", "по 20 секунд"
+    each = _EACH_ONE_AFTER.match(rest)
+    return each.group(0) if each and _LEVEL_WORD.search(text) else None
 
 
 class NumberRead(BaseModel):
@@ -614,8 +619,9 @@ def read_numbers(text: str, language: str | None = None) -> NumberRead:
                         before.endswith(("the ", "'", "’")) or _STYLE_AFTER.match(rest)):
                     hit = None  # "the 80s", "a 90s-style arcade": an era, not a time limit
                 break
-        if hit and hit[0] == "time_limit_s" and per_level(before, rest, text):
-            hit = ("level_time_s", hit[1], hit[2])  # the clock of each level, not of the game
+        each = per_level(before, rest, text) if hit and hit[0] == "time_limit_s" else None
+        if hit and each is not None:
+            hit = ("level_time_s", hit[1], (hit[2] + each).strip())  # the clock of each level, not of the game
         elif _RATE_BEFORE.search(before):
             continue  # "every 10 seconds", "each 3 moves": a rate, not a limit
         if hit is None:
