@@ -52,7 +52,7 @@ _VI = ("không một hai ba bốn năm sáu bảy tám chín mười", "")
 
 #: other forms of a number: feminine, inflected (Slavic cases), spelling variants
 _FORMS: dict[str, dict[str, int]] = {
-    "en": {"a dozen": 12, "dozen": 12, "single": 1, "a couple of": 2},
+    "en": {"dozen": 12, "single": 1},
     "nl": {"één": 1},
     "de": {"ein": 1, "eine": 1, "einen": 1, "einem": 1, "einer": 1, "dreissig": 30},
     "it": {"un": 1, "una": 1},
@@ -71,7 +71,7 @@ _FORMS: dict[str, dict[str, int]] = {
 }
 #: words that multiply what comes before them ("two hundred", "hai mươi", "dwa tysiące"); alone they are the value
 _MULTIPLIERS: dict[str, dict[str, int]] = {
-    "en": {"hundred": 100, "thousand": 1000, "a hundred": 100, "a thousand": 1000},
+    "en": {"hundred": 100, "thousand": 1000},
     "nl": {"honderd": 100, "duizend": 1000},
     "de": {"hundert": 100, "tausend": 1000},
     "it": {"cento": 100, "mille": 1000, "mila": 1000},
@@ -212,11 +212,10 @@ def _ko_sino_value(s: str) -> int:
 
 _LATIN_LANGUAGES = ("en", "nl", "de", "it", "es", "fr", "pt", "ru", "uk", "pl", "tr", "vi")
 #: what may join the words of one number: a space or hyphen, and "and" / "et" / "y" / "e" ("vingt et un")
-_JOIN = r"(?:[\s\-]+(?:(?:and|et|y|e)[\s\-]+)?)"
-
-
-def _alts(words: Sequence[str]) -> str:
-    return "|".join(re.escape(w).replace(r"\ ", r"[\s\-]+") for w in sorted(words, key=len, reverse=True))
+_JOIN_WORDS = frozenset({"and", "et", "y", "e"})
+#: the letters of the scripts whose number words are words (Latin with Vietnamese, Cyrillic); CJK has its own
+_LETTERS = "[a-z\u00c0-\u024f\u1e00-\u1eff\u0400-\u04ff]"
+_JOIN = re.compile(r"[\s\-]+(?:(?:and|et|y|e)[\s\-]+)?")
 
 
 def _key(word: str) -> str:
@@ -224,9 +223,9 @@ def _key(word: str) -> str:
 
 
 @lru_cache(maxsize=32)
-def _number_regex(language: str) -> tuple[re.Pattern[str], re.Pattern[str], dict[str, int], dict[str, int]]:
-    """The number reader for a text in `language`: (run of number words or a numeral, one word, values,
-    multipliers). Every language's words count, except the few that are ordinary words elsewhere."""
+def _number_regex(language: str) -> tuple[re.Pattern[str], dict[str, int], dict[str, int]]:
+    """The number reader for a text in `language`: (a number word or a numeral, values, multipliers).
+    Every language's words count, except the few that are ordinary words elsewhere."""
     words: dict[str, int] = {}
     mult: dict[str, int] = {}
     per_language = _language_words()
@@ -240,44 +239,41 @@ def _number_regex(language: str) -> tuple[re.Pattern[str], re.Pattern[str], dict
             mult.update({w: v for w, v in _MULTIPLIERS[lang].items() if w in only})
     words = {_key(w): v for w, v in words.items()}
     mult = {_key(w): v for w, v in mult.items()}
-    one = _alts([*words, *mult])
-    word = rf"(?<![^\W\d_'])(?:{one})(?![^\W\d_'])"
     ko_native = "|".join(sorted(_KO_NATIVE, key=len, reverse=True))
     ko_tens = "|".join(sorted(_KO_TENS, key=len, reverse=True))
     pattern = (
         r"(?P<digits>\d+(?:[.,]\d+)*)(?P<k>k(?![^\W\d_]))?"
-        rf"|(?P<word>{word}(?:{_JOIN}{word})*)"
+        rf"|(?<![^\W\d_'])(?P<word>{_LETTERS}+(?:'{_LETTERS}+)*)(?![^\W\d_'])"
         r"|(?P<kana>" + "|".join(_KANA_NUMBERS) + ")"
         r"|(?P<cjk>[零〇一二两兩三四五六七八九十百千万萬]+)"
         rf"|(?<![\uac00-\ud7af])(?P<ko>(?:(?:{ko_tens})\s?)?(?:{ko_native})|{ko_tens})(?=\s?(?:{_KO_COUNTERS}))"
         rf"|(?<![\uac00-\ud7af])(?P<kosino>[일이삼사오육칠팔구십백천]+)(?=\s?(?:초|분|점|개|레벨|단계|판|칸|번))"
     )
-    return re.compile(pattern), re.compile(word), words, mult
+    return re.compile(pattern), words, mult
 
 
-def _word_run(run: str, start: int, language: str) -> list[tuple[int, int, float]]:
-    """The numbers in a run of number words: "twenty five" is 25, "quatre-vingt-dix" 90, "hai mươi lăm"
-    25, "dwa tysiące" 2000; "one two" are two numbers."""
-    _, one, words, mult = _number_regex(language)
+def _word_run(tokens: Sequence[tuple[int, int, str]], language: str) -> list[tuple[int, int, float]]:
+    """The numbers in a run of number words (start, end, word): "twenty five" is 25, "quatre-vingt-dix"
+    90, "hai mươi lăm" 25, "dwa tysiące" 2000; "one two" are two numbers."""
+    _, words, mult = _number_regex(language)
     out: list[tuple[int, int, float]] = []
     total = cur = added = 0
     first = last = -1
 
     def flush() -> None:
         if first >= 0:
-            out.append((start + first, start + last, float(total + cur)))
+            out.append((first, last, float(total + cur)))
 
-    for m in one.finditer(run):
-        w = _key(m.group(0))
+    for start, end, w in tokens:
         if w in mult:
             v = mult[w]
             if first < 0:
-                first, total, cur, added = m.start(), 0, 0, 0
+                first, total, cur, added = start, 0, 0, 0
             if v >= 1000:
                 total, cur = total + (cur or 1) * v, 0
             else:  # "hai mươi": the words since the last multiplier are multiplied
                 cur = cur - added + (added or 1) * v
-            added, last = 0, m.end()
+            added, last = 0, end
             continue
         v = words.get(w, 0)
         fits = first >= 0 and (
@@ -287,10 +283,10 @@ def _word_run(run: str, start: int, language: str) -> list[tuple[int, int, float
             flush()
             first = -1
         if first < 0:
-            first, total, cur, added = m.start(), 0, 0, 0
+            first, total, cur, added = start, 0, 0, 0
         cur += v
         added += v
-        last = m.end()
+        last = end
     flush()
     return out
 
@@ -321,14 +317,33 @@ def numbers_in(text: str, language: str = "en") -> list[tuple[int, int, float]]:
     """Every number in normalized text as (start, end, value): digits, number words (compounds written as
     several words read as one number), CJK numerals."""
     text = text.translate(_APOSTROPHES)
-    rx = _number_regex(language)[0]
+    rx, words, mult = _number_regex(language)
     out: list[tuple[int, int, float]] = []
+    run: list[tuple[int, int, str]] = []  # number words joined by spaces, hyphens, "and", "et", "y", "e"
     for m in rx.finditer(text):
+        if m.group("word") is not None:
+            w = m.group("word")
+            if w in _JOIN_WORDS:
+                continue  # "vingt et un": the next word says whether it joins
+            if run and not _JOIN.fullmatch(text, run[-1][1], m.start()):
+                out += _word_run(run, language)
+                run = []
+            if w not in words and w not in mult:
+                if run:
+                    out += _word_run(run, language)
+                    run = []
+                continue
+            two = f"{run[-1][2]} {w}" if run else ""
+            if two in words or two in mult:  # "quatre-vingt": one number word written as two
+                run[-1] = (run[-1][0], m.end(), two)
+            else:
+                run.append((m.start(), m.end(), w))
+            continue
+        if run:
+            out += _word_run(run, language)
+            run = []
         if m.group("digits") is not None:
             out.append((m.start(), m.end(), _digits_value(m.group("digits")) * (1000 if m.group("k") else 1)))
-            continue
-        if m.group("word") is not None:
-            out += _word_run(m.group("word"), m.start(), language)
             continue
         if m.group("kana") is not None:
             value = float(_KANA_NUMBERS[m.group("kana")])
@@ -339,6 +354,8 @@ def numbers_in(text: str, language: str = "en") -> list[tuple[int, int, float]]:
         else:
             value = float(_ko_sino_value(m.group("kosino")))
         out.append((m.start(), m.end(), value))
+    if run:
+        out += _word_run(run, language)
     return out
 
 
