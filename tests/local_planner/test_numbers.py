@@ -23,6 +23,9 @@ CASES: list[tuple[str, str, dict[str, float]]] = [
     ("en", "each level has 20 seconds, there are 5 stages", {"level_time_s": 20, "levels": 5}),
     ("en", "a one minute round with 13-second levels", {"time_limit_s": 60, "level_time_s": 13}),
     ("en", "you can play on three lives", {"lives": 3}),
+    ("en", "a 90-second game of 5 levels, each one 15 seconds", {"time_limit_s": 90, "levels": 5, "level_time_s": 15}),
+    ("en", "12 seconds on each level", {"level_time_s": 12}),
+    ("en", "you have 13 seconds to catch each one", {"time_limit_s": 13}),  # no levels named: the game's clock
     # Dutch
     ("nl", "vijfentwintig seconden en drie levens", {"time_limit_s": 25, "lives": 3}),
     ("nl", "zeven snelle levels, 13 seconden per level", {"levels": 7, "level_time_s": 13}),
@@ -38,6 +41,7 @@ CASES: list[tuple[str, str, dict[str, float]]] = [
     ("es", "treinta y cinco segundos, cien puntos, siete niveles", {"time_limit_s": 35, "target_score": 100, "levels": 7}),
     ("es", "13 segundos por nivel y una vida", {"level_time_s": 13, "lives": 1}),
     ("es", "once movimientos", {"moves": 11}),
+    ("es", "diez segundos en cada nivel", {"level_time_s": 10}),
     # French
     ("fr", "quatre-vingt-dix secondes et trois vies", {"time_limit_s": 90, "lives": 3}),
     ("fr", "vingt et un niveaux, soixante-dix points", {"levels": 21, "target_score": 70}),

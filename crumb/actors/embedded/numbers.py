@@ -469,7 +469,7 @@ SPEED_FACTOR = re.compile(r"(\d+(?:[.,]\d+)?)\s?x\s?(?:speed|faster|as fast|snel
                           r"plus vite|plus rapide|mais rápido|быстрее|швидше|szybciej|daha hızlı|nhanh hơn|速|빠르게)")
 _RATE_BEFORE = re.compile(r"(?<![^\W\d_])(?:every|each|elke|iedere|alle|jede[nm]?|ogni|ciascun[oa]?|cada|chaque|"
                           r"tous les|toutes les|каждые|каждую|кожні|кожну|co|her|mỗi)\s*$|每\s*$|마다\s*$")
-_RATE_AFTER = re.compile(r"[\s,]*(?:per(?!\s+[^\W\d_]+(?:are|ere|ire)\b)|each|for each|for every|every|apiece|a piece|pro|"
+_RATE_AFTER = re.compile(r"\s*(?:per(?!\s+[^\W\d_]+(?:are|ere|ire)\b)|each|for each|for every|every|apiece|a piece|pro|"
                          r"voor elke|voor iedere|für jede[nm]?|je|ogni|per ogni|por cada|por|par|pour chaque|"
                          r"na każd[yąe]|za każd[yąe]|за каждый|за каждое|за кожен|за кожне|başına|mỗi|每|마다|ごと|毎)"
                          r"(?![^\W\d_])")
@@ -481,13 +481,14 @@ _STYLE_AFTER = re.compile(r"[\s\-]*(?:style|vibe|retro|aesthetic|era|look|feel|t
 _LEVEL = (r"(?:levels?|stages?|niveaus?|stufen?|livell[oi]|nivel(?:es)?|niveaux?|níve(?:l|is)|fases?|"
           r"manches?|уров\w*|рів\w*|poziom\w*|etap\w*|seviye\w*|bölüm\w*|màn(?: chơi)?|cấp(?: độ)?)")
 _LIFE = (r"(?:li(?:fe|ves)|tr(?:y|ies)|lev(?:en|ens)|leben|vit[ae]|vidas?|vies?|жизн\w*|житт\w*|życi\w*|can|mạng)")
-_EACH = (r"(?:per|each|every|a|an|for each|for every|pro|je|jede[snm]?|per ogni|ogni|ciascun[oa]?|voor elk[e]?|elk[e]?|"
+_EACH = (r"(?:per|each|every|a|an|for each|for every|on each|on every|in each|in every|in jedem|in jeder|in ogni|"
+         r"en cada|em cada|à chaque|dans chaque|in elk[e]?|op elk[e]?|pro|je|jede[snm]?|per ogni|ogni|ciascun[oa]?|voor elk[e]?|elk[e]?|"
          r"ieder[e]?|por|por cada|cada|para cada|par|pour chaque|chaque|на|на каждый|на каждую|за|за каждый|"
          r"на кожен|на кожну|na|na każdy|na każdą|za każdy|mỗi|cho mỗi)")
 #: "13 seconds per level", "30 Sekunden pro Leben", "13 секунд на уровень"
 _PER_UNIT_AFTER = re.compile(rf"[\s,]*{_EACH}\s+(?:{_LEVEL}|{_LIFE})(?![^\W\d_])|[\s\-]*{_LEVEL}(?![^\W\d_])")
 #: "13 seconds to get through each one": the clause goes on to "each one" (the levels it named)
-_EACH_ONE_AFTER = re.compile(r"^[^.;!?\n。；！？]{0,60}?(?<![^\W\d_])(?:each one|every one|each of them|each|every one of them|"
+_EACH_ONE_AFTER = re.compile(r"^[^.,;:!?\n。，；！？\d]{0,60}?(?<![^\W\d_])(?:each one|every one|each of them|each|every one of them|"
                              r"cada uno|cada una|chacun|chacune|cada um|cada uma|jedes|jeden|jede|ciascuno|ognuno|"
                              r"elk|ieder|каждый|кожен|każdy|każdego|her biri|mỗi màn)(?![^\W\d_])")
 #: "each level has 13 seconds", "每关13秒", "레벨마다 13초", "seviye başına 13 saniye", "ステージごとに30秒"
@@ -498,7 +499,8 @@ _PER_LEVEL_BEFORE = re.compile(
     r"|(?:各|1)(?:ステージ|レベル)[^。、]{0,6}$|(?:ステージ|レベル)(?:ごとに|毎に|あたり)[^。、]{0,6}$"
     r"|(?:레벨|단계|스테이지|판)(?:마다|당)\s*$|각\s?(?:레벨|단계|스테이지)[^.,]{0,6}$")
 #: "je 20 Sekunden", "each 20 seconds long": a distributive before the number, when the text names levels
-_EACH_BEFORE = re.compile(r"(?<![^\W\d_])(?:je|jeweils|each|cada uno|cada una|chacun|chacune|по|po|ciascuno|elk)\s*$")
+_EACH_BEFORE = re.compile(r"(?<![^\W\d_])(?:je|jeweils|each|each one|each of them|cada uno|cada una|chacun|chacune|"
+                          r"по|po|ciascuno|elk)\s*$")
 _LEVEL_WORD = re.compile(rf"(?<![^\W\d_]){_LEVEL}(?![^\W\d_])|关|關|ステージ|레벨|단계")
 
 
