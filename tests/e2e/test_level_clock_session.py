@@ -9,6 +9,9 @@ from pathlib import Path
 
 import pytest
 
+from crumb.actors.embedded.builder import build_game
+from crumb.actors.embedded.planner import plan
+from crumb.protocol.game import Spec
 from tests.daemon.conftest import crumb, events
 
 pytestmark = pytest.mark.timeout(900)
@@ -46,3 +49,29 @@ def test_a_game_whose_level_clock_never_runs_fails_its_probes_and_is_fixed(root:
     failed = {p["id"] for p in first["probes"] if not p["ok"]}
     assert {"start", "levelclock"} <= failed, first["probes"]
     assert all(p["ok"] for p in last["probes"]), last["probes"]
+
+
+LEVEL_CLOCK_PITCHES = [
+    ("stacker tower game, 20 seconds", {"time_limit_s": 20}),  # idle-safe genres: the timer probe reads timeLeft
+    ("simon says, 20 seconds", {"time_limit_s": 20}),
+    ("a platformer with 3 levels and a 20 second timer", {"time_limit_s": 20, "levels": 3}),
+    ("breakout with 20 seconds per level and 3 lives", {"level_time_s": 20, "lives": 3}),
+    ("memory cards, 60 seconds, 12 seconds per level", {"time_limit_s": 60, "level_time_s": 12}),
+    ("snake, quince segundos por nivel", {"level_time_s": 15}),
+    ("stacker tower game, 10 секунд на уровень", {"level_time_s": 10}),
+    ("simon says with three lives and ten seconds per level", {"lives": 3, "level_time_s": 10}),
+]
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize(("pitch", "numbers"), LEVEL_CLOCK_PITCHES, ids=[p[0][:40] for p in LEVEL_CLOCK_PITCHES])
+def test_a_level_clock_pitch_becomes_a_game_that_passes_its_probes(pitch: str, numbers: dict, tmp_path: Path,
+                                                                   qa_runner) -> None:
+    spec = plan(pitch)
+    assert isinstance(spec, Spec)
+    assert {k: v for k, v in spec.numbers.model_dump().items() if v is not None} == numbers, spec.rationale
+    assert spec.reading is not None and all(n.honoured and n.criterion for n in spec.reading.numbers), spec.reading
+    build_game(spec, tmp_path / "game")
+    result = qa_runner.check(tmp_path / "game", criteria=spec.criteria, out_dir=tmp_path / "qa")
+    assert result.ok and all(p.ok for p in result.probes), [p for p in result.probes if not p.ok]
+    assert {p.id for p in result.probes} == {c.id for c in spec.criteria}
