@@ -60,6 +60,7 @@ LEVEL_CLOCK_PITCHES = [
     ("snake, quince segundos por nivel", {"level_time_s": 15}),
     ("stacker tower game, 10 секунд на уровень", {"level_time_s": 10}),
     ("simon says with three lives and ten seconds per level", {"lives": 3, "level_time_s": 10}),
+    ("snake at 2x speed", {"speed": 2}),  # a stated factor is a number the game is checked for too
 ]
 
 

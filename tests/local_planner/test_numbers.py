@@ -155,3 +155,12 @@ def test_a_speed_the_game_cannot_play_is_reported_not_clamped_silently() -> None
     assert isinstance(spec, Spec) and spec.reading is not None
     assert "speed" not in {c.id for c in spec.criteria}
     assert any("0.25–4, not 5" in s for s in spec.reading.shortfalls())
+
+
+def test_a_speed_factor_is_a_stated_speed_the_game_is_checked_for() -> None:
+    spec = plan("snake at 2x speed")
+    assert isinstance(spec, Spec) and spec.reading is not None
+    assert spec.numbers.speed == 2
+    speed = next(c for c in spec.criteria if c.id == "speed").probe.expect[0]
+    assert (speed.path, speed.op, speed.value) == ("speed", "==", 2)
+    assert [(n.field, n.said, n.criterion) for n in spec.reading.numbers] == [("speed", "2x speed", "speed")]

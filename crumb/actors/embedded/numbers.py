@@ -433,7 +433,7 @@ _BEFORE_WORDS: dict[str, dict[str, str]] = {
         "cjk": "时间限制|時間限制|限时|限時|时间|倒计时|倒計時|제한 시간|제한시간|制限時間|タイム",
     },
     "lives": {"en": "lives|life|hearts", "nl": "levens", "de": "leben", "it": "vite", "es": "vidas", "fr": "vies",
-              "pt": "vidas", "ru": "жизни", "uk": "життя", "pl": "życia", "tr": "can", "vi": "mạng",
+              "pt": "vidas", "ru": "жизни", "uk": "життя", "pl": "życia", "vi": "mạng",
               "cjk": "生命|命|목숨|생명|ライフ|残機"},
     "target_score": {
         "en": "target score|target|first to|goal|score|reach", "nl": "doelscore|doel|haal", "de": "ziel|erreiche",
@@ -577,6 +577,7 @@ class NumberRead(BaseModel):
     said: dict[str, str] = Field(default_factory=dict)
     ignored: list[str] = Field(default_factory=list)
     speed_factor: float | None = None
+    speed_factor_said: str = Field(default="", description="the words of the speed factor ('2x faster')")
 
 
 _NO_LIVES = re.compile(r"\b(?:no|without|zero|geen|zonder|keine|ohne|nessuna|senza|sin|sans|sem|без|bez|không)\s+"
@@ -612,6 +613,7 @@ def read_numbers(text: str, language: str | None = None) -> NumberRead:
             taken.append(m.span())
     for m in SPEED_FACTOR.finditer(text):
         out.speed_factor = min(4.0, max(0.25, _digits_value(m.group(1))))
+        out.speed_factor_said = m.group(0)
         taken.append(m.span())
 
     groups = ["latin"] if _script_group(language) == "latin" else [_script_group(language), "latin"]
