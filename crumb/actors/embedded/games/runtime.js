@@ -374,8 +374,9 @@
       var fs = 18;
       api.text(g, target !== null ? score + " / " + target : String(score), 14, h / 2, fs, pal.text, "left");
       var mid = [];
-      if (levels !== null || level > 1) mid.push("Lv " + level + (levels !== null ? "/" + levels : ""));
-      if (levelTimeLeft !== null) mid.push("\u23f1 " + fmtTime(levelTimeLeft));
+      var lv = levels !== null || level > 1 || levelTimeLeft !== null ? "Lv " + level + (levels !== null ? "/" + levels : "") : "";
+      if (levelTimeLeft !== null) lv += " \u00b7 " + fmtTime(levelTimeLeft);
+      if (lv) mid.push(lv);
       if (timeLeft !== null) mid.push(fmtTime(timeLeft));
       var hurry = (timeLeft !== null && timeLeft < 10) || (levelTimeLeft !== null && levelTimeLeft < 5);
       if (mid.length) api.text(g, mid.join("   "), W / 2, h / 2, fs, hurry ? pal.danger : pal.text, "center");
