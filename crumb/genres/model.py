@@ -23,12 +23,12 @@ ANY = "any"
 #: the palette colours a game draws with (spec.theme.palette is read in this order)
 PALETTE_KEYS: tuple[str, ...] = ("bg", "accent", "accent2", "danger", "fg", "text")
 #: the Spec numbers a genre may default or honour (crumb.protocol.game.Numbers)
-NUMBER_FIELDS: tuple[str, ...] = ("time_limit_s", "lives", "target_score", "moves", "levels", "grid", "speed")
+NUMBER_FIELDS: tuple[str, ...] = ("time_limit_s", "lives", "target_score", "moves", "levels", "grid", "speed", "level_time_s")
 #: numbers every game honours through the shared runtime (clock, target, speed)
 RUNTIME_NUMBERS: tuple[str, ...] = ("time_limit_s", "target_score", "speed")
 #: keys window.__crumb.state() has for every game (the runtime writes them); a genre's state_keys are extra
 RUNTIME_STATE_KEYS: tuple[str, ...] = ("phase", "score", "lives", "timeLeft", "level", "levels", "target",
-                                       "speed", "hint", "genre", "time")
+                                       "speed", "hint", "genre", "time", "levelTimeLeft")
 
 _HEX = r"^#[0-9a-fA-F]{6}$"
 

@@ -96,16 +96,19 @@ class Numbers(Model):
     levels: int | None = Field(default=None, ge=1, le=999)
     speed: float | None = Field(default=None, gt=0, le=100)
     grid: int | None = Field(default=None, ge=2, le=64)
+    level_time_s: int | None = Field(default=None, ge=1, le=3600, description=(
+        "seconds to clear each level (or to live each life): the clock restarts at each level and after a lost "
+        "life, and running out costs a life; apart from time_limit_s, the whole round's clock"))
 
 
-NUMBER_FIELDS = ("time_limit_s", "lives", "target_score", "moves", "levels", "speed", "grid")
+NUMBER_FIELDS = ("time_limit_s", "lives", "target_score", "moves", "levels", "speed", "grid", "level_time_s")
 #: the range a number stated in a pitch or written in spec.md may take (a reader ignores one outside it)
 NUMBER_LIMITS: dict[str, tuple[float, float]] = {
     "time_limit_s": (1, 86_400), "lives": (1, 99), "target_score": (1, 1_000_000_000), "moves": (1, 1_000_000),
-    "levels": (1, 999), "speed": (0.01, 100), "grid": (2, 64)}
+    "levels": (1, 999), "speed": (0.01, 100), "grid": (2, 64), "level_time_s": (1, 3600)}
 #: where the game's test hook reports each stated number (docs/game-contract.md), so QA can check it
 NUMBER_PATHS = {"time_limit_s": "timeLeft", "lives": "lives", "target_score": "target", "moves": "movesLeft",
-                "levels": "levels", "speed": "speed", "grid": "grid"}
+                "levels": "levels", "speed": "speed", "grid": "grid", "level_time_s": "levelTimeLeft"}
 
 GenreHow = Literal["named", "mechanics", "evidence", "nearest", "steering", "kept", "person", "planner"]
 

@@ -37,7 +37,8 @@ class SpecRules(Protocol):
 
 _ODD_BREAKS = "\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"
 _NUMBER_KEYS = (("time limit (s)", "time_limit_s"), ("lives", "lives"), ("target score", "target_score"),
-                ("moves", "moves"), ("levels", "levels"), ("speed", "speed"), ("grid", "grid"))
+                ("moves", "moves"), ("levels", "levels"), ("speed", "speed"), ("grid", "grid"),
+                ("time per level (s)", "level_time_s"))
 _READING = "how the pitch was read"
 _SECTIONS = ("pitch", "rules", "controls", "numbers", "theme", "extras", "acceptance criteria", "rationale", _READING)
 _FIELDS = {

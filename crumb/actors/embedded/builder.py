@@ -46,7 +46,7 @@ FALLBACK_PALETTE = {"bg": "#14161f", "accent": "#5ad1ff", "accent2": "#ffcf5a", 
 
 #: spec number -> window.CRUMB_CONFIG key (the genres' defaults are spec numbers)
 CONFIG_KEY: dict[str, str] = {"time_limit_s": "timeLimit", "lives": "lives", "target_score": "targetScore",
-                              "moves": "moves", "levels": "levels", "grid": "grid"}
+                              "moves": "moves", "levels": "levels", "grid": "grid", "level_time_s": "levelTime"}
 
 HEX = re.compile(r"^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$")
 KNOB = re.compile(r"^\s*([a-z_]+)\s*[:=]\s*([-+0-9.]+)\s*$")
@@ -69,6 +69,7 @@ class GameConfig(BaseModel):
     levels: int | None = None
     speed: float = 1.0
     grid: int | None = None
+    levelTime: int | None = None
     palette: dict[str, str] = Field(default_factory=dict)
     textScale: float = 1.0
     sound: bool = False
@@ -174,6 +175,7 @@ def make_config(spec: Spec, genre: str, *, seed: int, fault: str | None, notes: 
         "moves": n.moves,
         "levels": n.levels,
         "grid": n.grid,
+        "levelTime": n.level_time_s,
     }
     for key, value in defaults.items():
         if picked.get(key) is None:

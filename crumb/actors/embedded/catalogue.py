@@ -212,7 +212,8 @@ def theme(theme_id: str) -> ThemeEntry:
 def number_support() -> dict[str, dict[str, tuple[int, int] | None]]:
     """The stated numbers each game honours, and the range it can play (None: any value the spec allows).
     A number a genre does not honour is reported as not built, never silently dropped; the game's test
-    hook reports each one (lives, levels, target, timeLeft, movesLeft, grid, speed) so QA can check it."""
+    hook reports each one (lives, levels, target, timeLeft, movesLeft, grid, speed, levelTimeLeft) so QA
+    can check it."""
     return {g.genre.id: g.genre.supported() for g in registry().genres}
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from crumb.actors.embedded import catalogue as cat
+from crumb.actors.embedded.builder import SPEED_RANGE
 from crumb.actors.embedded.pitch import read_pitch
 from crumb.protocol.game import (
     NUMBER_PATHS,
@@ -23,10 +24,10 @@ from crumb.protocol.game import (
 
 #: where a stated number shows in the game's test hook, and the criterion that checks it
 _IDS = {"time_limit_s": "timer", "lives": "lives", "target_score": "target", "levels": "levels", "moves": "moves",
-        "grid": "grid", "speed": "speed"}
+        "grid": "grid", "speed": "speed", "level_time_s": "levelclock"}
 NUMBER_PROBES: dict[str, tuple[str, str]] = {f: (NUMBER_PATHS[f], cid) for f, cid in _IDS.items()}
 LABELS = {"time_limit_s": "time limit", "lives": "lives", "target_score": "target score", "levels": "levels",
-          "moves": "moves", "grid": "grid size", "speed": "speed"}
+          "moves": "moves", "grid": "grid size", "speed": "speed", "level_time_s": "time per level"}
 AGENT_HINT = "bind an agent to build it (e.g. --role builder=claude:sonnet)"
 
 
@@ -40,6 +41,8 @@ def support(genre: str, field: str, value: float) -> str | None:
     if table is None:
         return None  # not a catalogue genre: an agent's game, judged by its probes
     label = LABELS.get(field, field)
+    if field == "speed" and not (SPEED_RANGE[0] <= value <= SPEED_RANGE[1]):
+        return f"the embedded {genre_name(genre)} game plays a speed of {SPEED_RANGE[0]:g}–{SPEED_RANGE[1]:g}, not {value:g}"
     if field not in table:
         return f"the embedded {genre_name(genre)} game has no {label}"
     bounds = table[field]

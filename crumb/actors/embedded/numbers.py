@@ -1,8 +1,11 @@
-"""Numbers in a pitch or a steering message ("three lives", "60秒", "drei Leben", "target 500"),
-each assigned to the Numbers field its unit or its leading word names.
+"""Numbers in a pitch or a steering message ("three lives", "60秒", "drei Leben", "veinticinco segundos",
+"двадцать пять секунд", "hai mươi lăm giây"), each assigned to the Numbers field its unit or its leading
+word names; a time "per level", "per life" or "to get through each one" is the per-level clock
+(level_time_s), kept apart from the whole round's (time_limit_s).
 
-Pure. Digits, number words in four Latin-script languages, CJK and Korean numerals; a rate ("10
-points per apple"), an era ("the 80s") or a value out of range is not a stated number.
+Pure and table-driven: every language the studio reads (en nl de it es fr pt ru pl tr uk vi, CJK and
+Korean numerals) has a row of number words and one of unit words. A rate ("10 points per apple"), an era
+("the 80s") or a value out of range is not a stated number.
 """
 
 from __future__ import annotations
@@ -19,59 +22,155 @@ from crumb.protocol.game import NUMBER_LIMITS, Numbers
 
 MAX_NUMBERS = 200  # a pitch stating more numbers than this is not a pitch; the first ones count
 
+# ---------------------------------------------------------------- number words, language by language
 
-def _number_words() -> dict[str, int]:
-    words: dict[str, int] = {}
-    en_units = "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen " \
-               "sixteen seventeen eighteen nineteen".split()
-    en_tens = "twenty thirty forty fifty sixty seventy eighty ninety".split()
-    nl_units = "nul een twee drie vier vijf zes zeven acht negen tien elf twaalf dertien veertien vijftien " \
-               "zestien zeventien achttien negentien".split()
-    nl_tens = "twintig dertig veertig vijftig zestig zeventig tachtig negentig".split()
-    de_units = "null eins zwei drei vier fünf sechs sieben acht neun zehn elf zwölf dreizehn vierzehn fünfzehn " \
-               "sechzehn siebzehn achtzehn neunzehn".split()
-    de_tens = "zwanzig dreißig vierzig fünfzig sechzig siebzig achtzig neunzig".split()
-    it_units = "zero uno due tre quattro cinque sei sette otto nove dieci undici dodici tredici quattordici " \
-               "quindici sedici diciassette diciotto diciannove".split()
-    it_tens = "venti trenta quaranta cinquanta sessanta settanta ottanta novanta".split()
-    for units, tens in ((en_units, en_tens), (nl_units, nl_tens), (de_units, de_tens), (it_units, it_tens)):
-        for i, w in enumerate(units):
-            words[w] = i
-        for i, w in enumerate(tens):
-            words[w] = 20 + 10 * i
-    for ti, t in enumerate(en_tens):
+_EN = ("zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "
+       "seventeen eighteen nineteen", "twenty thirty forty fifty sixty seventy eighty ninety")
+_NL = ("nul een twee drie vier vijf zes zeven acht negen tien elf twaalf dertien veertien vijftien zestien "
+       "zeventien achttien negentien", "twintig dertig veertig vijftig zestig zeventig tachtig negentig")
+_DE = ("null eins zwei drei vier fünf sechs sieben acht neun zehn elf zwölf dreizehn vierzehn fünfzehn sechzehn "
+       "siebzehn achtzehn neunzehn", "zwanzig dreißig vierzig fünfzig sechzig siebzig achtzig neunzig")
+_IT = ("zero uno due tre quattro cinque sei sette otto nove dieci undici dodici tredici quattordici quindici "
+       "sedici diciassette diciotto diciannove", "venti trenta quaranta cinquanta sessanta settanta ottanta novanta")
+_ES = ("cero uno dos tres cuatro cinco seis siete ocho nueve diez once doce trece catorce quince dieciséis "
+       "diecisiete dieciocho diecinueve", "veinte treinta cuarenta cincuenta sesenta setenta ochenta noventa")
+_FR = ("zéro un deux trois quatre cinq six sept huit neuf dix onze douze treize quatorze quinze seize",
+       "vingt trente quarante cinquante soixante septante huitante nonante")
+_PT = ("zero um dois três quatro cinco seis sete oito nove dez onze doze treze catorze quinze dezesseis "
+       "dezessete dezoito dezenove", "vinte trinta quarenta cinquenta sessenta setenta oitenta noventa")
+_RU = ("ноль один два три четыре пять шесть семь восемь девять десять одиннадцать двенадцать тринадцать "
+       "четырнадцать пятнадцать шестнадцать семнадцать восемнадцать девятнадцать",
+       "двадцать тридцать сорок пятьдесят шестьдесят семьдесят восемьдесят девяносто")
+_UK = ("нуль один два три чотири п'ять шість сім вісім дев'ять десять одинадцять дванадцять тринадцять "
+       "чотирнадцять п'ятнадцять шістнадцять сімнадцять вісімнадцять дев'ятнадцять",
+       "двадцять тридцять сорок п'ятдесят шістдесят сімдесят вісімдесят дев'яносто")
+_PL = ("zero jeden dwa trzy cztery pięć sześć siedem osiem dziewięć dziesięć jedenaście dwanaście trzynaście "
+       "czternaście piętnaście szesnaście siedemnaście osiemnaście dziewiętnaście",
+       "dwadzieścia trzydzieści czterdzieści pięćdziesiąt sześćdziesiąt siedemdziesiąt osiemdziesiąt dziewięćdziesiąt")
+_TR = ("sıfır bir iki üç dört beş altı yedi sekiz dokuz on", "yirmi otuz kırk elli altmış yetmiş seksen doksan")
+_VI = ("không một hai ba bốn năm sáu bảy tám chín mười", "")
+
+#: other forms of a number: feminine, inflected (Slavic cases), spelling variants
+_FORMS: dict[str, dict[str, int]] = {
+    "en": {"dozen": 12, "single": 1},
+    "nl": {"één": 1},
+    "de": {"ein": 1, "eine": 1, "einen": 1, "einem": 1, "einer": 1, "dreissig": 30},
+    "it": {"un": 1, "una": 1},
+    "es": {"un": 1, "una": 1, "dieciseis": 16, "veintiún": 21, "veintiuna": 21, "veintidos": 22, "veintitres": 23,
+           "veintiseis": 26},
+    "fr": {"une": 1, "zero": 0, "octante": 80, "quatre-vingt": 80, "quatre-vingts": 80},
+    "pt": {"uma": 1, "duas": 2, "tres": 3, "quatorze": 14, "dezasseis": 16, "dezassete": 17, "dezanove": 19},
+    "ru": {"одна": 1, "одно": 1, "одну": 1, "одного": 1, "одной": 1, "одним": 1, "две": 2, "двух": 2, "двумя": 2,
+           "трёх": 3, "тремя": 3, "четырёх": 4, "четырьмя": 4, "сорока": 40, "девяноста": 90},
+    "uk": {"одна": 1, "одне": 1, "одну": 1, "одного": 1, "однією": 1, "дві": 2, "двох": 2, "двома": 2, "трьох": 3,
+           "трьома": 3, "чотирьох": 4, "чотирма": 4, "сорока": 40, "дев'яноста": 90},
+    "pl": {"jedna": 1, "jedno": 1, "jednym": 1, "jedną": 1, "dwie": 2, "dwóch": 2, "dwoma": 2, "dwu": 2,
+           "trzech": 3, "trzema": 3, "czterech": 4, "czterema": 4},
+    "tr": {},
+    "vi": {"bẩy": 7, "lăm": 5, "nhăm": 5, "mốt": 1, "tư": 4, "linh": 0, "lẻ": 0},
+}
+#: words that multiply what comes before them ("two hundred", "hai mươi", "dwa tysiące"); alone they are the value
+_MULTIPLIERS: dict[str, dict[str, int]] = {
+    "en": {"hundred": 100, "thousand": 1000},
+    "nl": {"honderd": 100, "duizend": 1000},
+    "de": {"hundert": 100, "tausend": 1000},
+    "it": {"cento": 100, "mille": 1000, "mila": 1000},
+    "es": {"mil": 1000},
+    "fr": {"cent": 100, "cents": 100, "mille": 1000},
+    "pt": {"mil": 1000},
+    "ru": {"тысяча": 1000, "тысячи": 1000, "тысяч": 1000},
+    "uk": {"тисяча": 1000, "тисячі": 1000, "тисяч": 1000},
+    "pl": {"tysiąc": 1000, "tysiące": 1000, "tysięcy": 1000},
+    "tr": {"yüz": 100, "bin": 1000},
+    "vi": {"mươi": 10, "trăm": 100, "nghìn": 1000, "ngàn": 1000},
+}
+#: words read only in a text of their language: elsewhere they are ordinary words ("on", "once", "bin", "um")
+_ONLY_IN: dict[str, frozenset[str]] = {
+    "tr": frozenset({"on", "bin", "bir"}), "es": frozenset({"once"}), "pt": frozenset({"um"}),
+    "pl": frozenset({"sto"}), "vi": frozenset({"ba", "hai", "tư", "mốt", "linh", "lẻ", "không"}),
+}
+
+
+def _joined(words: dict[str, int], units: list[str], tens: list[str], join: str) -> None:
+    """Compounds written as one word: tens then units ("venticinque", "yirmibeş") or the other way."""
+    for ti, t in enumerate(tens):
         for u in range(1, 10):
-            words[f"{t}-{en_units[u]}"] = 20 + 10 * ti + u
-            words[f"{t} {en_units[u]}"] = 20 + 10 * ti + u
-    for ti, t in enumerate(nl_tens):
-        for u in range(1, 10):
-            unit = nl_units[u]
-            joiner = "ën" if unit.endswith("e") else "en"
-            words[f"{unit}{joiner}{t}"] = 20 + 10 * ti + u
-    for ti, t in enumerate(de_tens):
-        for u in range(1, 10):
-            unit = "ein" if u == 1 else de_units[u]
-            words[f"{unit}und{t}"] = 20 + 10 * ti + u
-    for ti, t in enumerate(it_tens):
-        for u in range(1, 10):
-            unit = it_units[u]
-            stem = t[:-1] if unit[0] in "uo" else t
-            words[stem + ("tré" if u == 3 else unit)] = 20 + 10 * ti + u
-            words[stem + unit] = 20 + 10 * ti + u
-    words.update({"ein": 1, "eine": 1, "einen": 1, "einem": 1, "één": 1, "un": 1, "una": 1, "dreissig": 30,
-                  "a dozen": 12, "dozen": 12, "single": 1})
-    for u in range(1, 10):
-        words[f"{en_units[u]} hundred"] = 100 * u
-        words[f"{en_units[u]} thousand"] = 1000 * u
-        words[f"{nl_units[u] if u > 1 else ''}honderd"] = 100 * u
-        words[f"{nl_units[u] if u > 1 else ''}duizend"] = 1000 * u
-        words[f"{'ein' if u == 1 else de_units[u]}hundert"] = 100 * u
-        words[f"{'ein' if u == 1 else de_units[u]}tausend"] = 1000 * u
-        words[f"{it_units[u] if u > 1 else ''}cento"] = 100 * u
-        words[f"{it_units[u]}mila" if u > 1 else "mille"] = 1000 * u
-    words.update({"a hundred": 100, "hundred": 100, "a thousand": 1000, "thousand": 1000, "hundert": 100,
-                  "tausend": 1000})
-    return words
+            words[join.format(t=t, u=units[u])] = 20 + 10 * ti + u
+
+
+def _language_words() -> dict[str, dict[str, int]]:
+    """Every language's single number words (the reader adds compounds written as several words)."""
+    out: dict[str, dict[str, int]] = {}
+    rows = {"en": _EN, "nl": _NL, "de": _DE, "it": _IT, "es": _ES, "fr": _FR, "pt": _PT, "ru": _RU, "uk": _UK,
+            "pl": _PL, "tr": _TR, "vi": _VI}
+    for lang, (units_s, tens_s) in rows.items():
+        units, tens = units_s.split(), tens_s.split()
+        words = {w: i for i, w in enumerate(units)}
+        words.update({w: 20 + 10 * i for i, w in enumerate(tens)})
+        if lang == "nl":
+            for ti, t in enumerate(tens):
+                for u in range(1, 10):
+                    unit = units[u]
+                    words[f"{unit}{'ën' if unit.endswith('e') else 'en'}{t}"] = 20 + 10 * ti + u
+            for u in range(2, 10):
+                words[f"{units[u]}honderd"], words[f"{units[u]}duizend"] = 100 * u, 1000 * u
+        elif lang == "de":
+            _joined(words, ["ein", *units[1:]], tens, "{u}und{t}")
+            for u in range(1, 10):
+                unit = "ein" if u == 1 else units[u]
+                words[f"{unit}hundert"], words[f"{unit}tausend"] = 100 * u, 1000 * u
+        elif lang == "it":
+            for ti, t in enumerate(tens):
+                for u in range(1, 10):
+                    stem = t[:-1] if units[u][0] in "uo" else t
+                    words[stem + units[u]] = words[stem + ("tré" if u == 3 else units[u])] = 20 + 10 * ti + u
+            for u in range(2, 10):
+                words[f"{units[u]}cento"], words[f"{units[u]}mila"] = 100 * u, 1000 * u
+        elif lang == "es":
+            _joined(words, ["", "uno", "dós", "trés", "cuatro", "cinco", "séis", "siete", "ocho", "nueve"], ["veinti"], "{t}{u}")
+            _joined(words, units, ["veinti"], "{t}{u}")
+            for h, w in enumerate("cien doscientos trescientos cuatrocientos quinientos seiscientos setecientos "
+                                  "ochocientos novecientos".split(), 1):
+                words[w] = 100 * h
+                words[w[:-2] + "as" if w.endswith("os") else w] = 100 * h
+            words["ciento"] = 100
+        elif lang == "pt":
+            for h, w in enumerate("cem duzentos trezentos quatrocentos quinhentos seiscentos setecentos oitocentos "
+                                  "novecentos".split(), 1):
+                words[w] = 100 * h
+            words["cento"] = 100
+        elif lang == "ru":
+            for h, w in enumerate("сто двести триста четыреста пятьсот шестьсот семьсот восемьсот девятьсот".split(), 1):
+                words[w] = 100 * h
+            for w, v in list(words.items()):
+                if w.endswith("ь") and 5 <= v <= 30:  # пять → пяти, пятью; двадцать → двадцати, двадцатью
+                    words[w[:-1] + "и"] = words[w[:-1] + "ью"] = v
+            words.update({"восьми": 8, "восемью": 8, "пятидесяти": 50, "шестидесяти": 60, "семидесяти": 70,
+                          "восьмидесяти": 80, "ста": 100})
+        elif lang == "uk":
+            for h, w in enumerate("сто двісті триста чотириста п'ятсот шістсот сімсот вісімсот дев'ятсот".split(), 1):
+                words[w] = 100 * h
+            words.update({"п'яти": 5, "п'ятьма": 5, "шести": 6, "шістьма": 6, "семи": 7, "сімома": 7, "восьми": 8,
+                          "вісьмома": 8, "дев'яти": 9, "дев'ятьма": 9, "десяти": 10, "десятьма": 10, "двадцяти": 20,
+                          "тридцяти": 30})
+        elif lang == "pl":
+            for h, w in enumerate("sto dwieście trzysta czterysta pięćset sześćset siedemset osiemset dziewięćset".split(), 1):
+                words[w] = 100 * h
+            words.update({"pięciu": 5, "pięcioma": 5, "sześciu": 6, "sześcioma": 6, "siedmiu": 7, "siedmioma": 7,
+                          "ośmiu": 8, "ośmioma": 8, "dziewięciu": 9, "dziewięcioma": 9, "dziesięciu": 10,
+                          "dziesięcioma": 10, "dwudziestu": 20, "trzydziestu": 30})
+            for w, v in list(words.items()):
+                if w.endswith("naście"):  # jedenaście → jedenastu, jedenastoma
+                    words[w[:-4] + "stu"] = words[w[:-4] + "stoma"] = v
+        elif lang == "tr":
+            _joined(words, units, tens, "{t}{u}")
+            for u in range(1, 10):
+                words[f"on{units[u]}"] = 10 + u
+        words.update(_FORMS[lang])
+        if lang in ("ru", "uk"):
+            words.update({w.replace("ё", "е"): v for w, v in words.items() if "ё" in w})
+        out[lang] = words
+    return out
 
 
 _KANA_NUMBERS = {"ひとつ": 1, "ふたつ": 2, "みっつ": 3, "よっつ": 4, "いつつ": 5, "むっつ": 6, "ななつ": 7,
@@ -111,22 +210,85 @@ def _ko_sino_value(s: str) -> int:
     return total + digit
 
 
-@lru_cache(maxsize=1)
-def _number_regex() -> tuple[re.Pattern[str], dict[str, int]]:
-    words = _number_words()
-    alts = sorted(words, key=len, reverse=True)
-    latin = "|".join(re.escape(w).replace(r"\ ", r"\s+") for w in alts)
+_LATIN_LANGUAGES = ("en", "nl", "de", "it", "es", "fr", "pt", "ru", "uk", "pl", "tr", "vi")
+#: what may join the words of one number: a space or hyphen, and "and" / "et" / "y" / "e" ("vingt et un")
+_JOIN_WORDS = frozenset({"and", "et", "y", "e"})
+#: the letters of the scripts whose number words are words (Latin with Vietnamese, Cyrillic); CJK has its own
+_LETTERS = "[a-z\u00c0-\u024f\u1e00-\u1eff\u0400-\u04ff]"
+_JOIN = re.compile(r"[\s\-]+(?:(?:and|et|y|e)[\s\-]+)?")
+
+
+def _key(word: str) -> str:
+    return re.sub(r"[\s\-]+", " ", word)
+
+
+@lru_cache(maxsize=32)
+def _number_regex(language: str) -> tuple[re.Pattern[str], dict[str, int], dict[str, int]]:
+    """The number reader for a text in `language`: (a number word or a numeral, values, multipliers).
+    Every language's words count, except the few that are ordinary words elsewhere."""
+    words: dict[str, int] = {}
+    mult: dict[str, int] = {}
+    per_language = _language_words()
+    for lang in _LATIN_LANGUAGES:
+        skip = frozenset() if lang == language else _ONLY_IN.get(lang, frozenset())
+        words.update({w: v for w, v in per_language[lang].items() if w not in skip and w not in words})
+        mult.update({w: v for w, v in _MULTIPLIERS[lang].items() if w not in skip and w not in mult})
+    for lang, only in _ONLY_IN.items():  # a word of one language stays a number there, even if another has it
+        if lang == language:
+            words.update({w: v for w, v in per_language[lang].items() if w in only})
+            mult.update({w: v for w, v in _MULTIPLIERS[lang].items() if w in only})
+    words = {_key(w): v for w, v in words.items()}
+    mult = {_key(w): v for w, v in mult.items()}
     ko_native = "|".join(sorted(_KO_NATIVE, key=len, reverse=True))
     ko_tens = "|".join(sorted(_KO_TENS, key=len, reverse=True))
     pattern = (
         r"(?P<digits>\d+(?:[.,]\d+)*)(?P<k>k(?![^\W\d_]))?"
-        rf"|(?<![^\W\d_])(?P<word>{latin})(?![^\W\d_])"
+        rf"|(?<![^\W\d_'])(?P<word>{_LETTERS}+(?:'{_LETTERS}+)*)(?![^\W\d_'])"
         r"|(?P<kana>" + "|".join(_KANA_NUMBERS) + ")"
         r"|(?P<cjk>[零〇一二两兩三四五六七八九十百千万萬]+)"
         rf"|(?<![\uac00-\ud7af])(?P<ko>(?:(?:{ko_tens})\s?)?(?:{ko_native})|{ko_tens})(?=\s?(?:{_KO_COUNTERS}))"
         rf"|(?<![\uac00-\ud7af])(?P<kosino>[일이삼사오육칠팔구십백천]+)(?=\s?(?:초|분|점|개|레벨|단계|판|칸|번))"
     )
-    return re.compile(pattern), words
+    return re.compile(pattern), words, mult
+
+
+def _word_run(tokens: Sequence[tuple[int, int, str]], language: str) -> list[tuple[int, int, float]]:
+    """The numbers in a run of number words (start, end, word): "twenty five" is 25, "quatre-vingt-dix"
+    90, "hai mươi lăm" 25, "dwa tysiące" 2000; "one two" are two numbers."""
+    _, words, mult = _number_regex(language)
+    out: list[tuple[int, int, float]] = []
+    total = cur = added = 0
+    first = last = -1
+
+    def flush() -> None:
+        if first >= 0:
+            out.append((first, last, float(total + cur)))
+
+    for start, end, w in tokens:
+        if w in mult:
+            v = mult[w]
+            if first < 0:
+                first, total, cur, added = start, 0, 0, 0
+            if v >= 1000:
+                total, cur = total + (cur or 1) * v, 0
+            else:  # "hai mươi": the words since the last multiplier are multiplied
+                cur = cur - added + (added or 1) * v
+            added, last = 0, end
+            continue
+        v = words.get(w, 0)
+        fits = first >= 0 and (
+            (v < 10 and cur % 10 == 0 and cur > 0) or (v < 100 and cur % 100 == 0) or (v < 1000 and cur == 0)
+            or (cur in (60, 80) and 10 <= v <= 19))  # soixante-dix, quatre-vingt-onze
+        if first >= 0 and not fits:
+            flush()
+            first = -1
+        if first < 0:
+            first, total, cur, added = start, 0, 0, 0
+        cur += v
+        added += v
+        last = end
+    flush()
+    return out
 
 
 def _digits_value(s: str) -> float:
@@ -148,16 +310,42 @@ def _ko_value(s: str) -> int:
     return value + _KO_NATIVE.get(s, 0)
 
 
-def numbers_in(text: str) -> list[tuple[int, int, float]]:
-    """Every number in normalized text as (start, end, value): digits, number words, CJK numerals."""
-    rx, words = _number_regex()
+_APOSTROPHES = str.maketrans({"\u2019": "'", "\u02bc": "'", "`": "'"})
+
+
+def numbers_in(text: str, language: str = "en") -> list[tuple[int, int, float]]:
+    """Every number in normalized text as (start, end, value): digits, number words (compounds written as
+    several words read as one number), CJK numerals."""
+    text = text.translate(_APOSTROPHES)
+    rx, words, mult = _number_regex(language)
     out: list[tuple[int, int, float]] = []
+    run: list[tuple[int, int, str]] = []  # number words joined by spaces, hyphens, "and", "et", "y", "e"
     for m in rx.finditer(text):
+        if m.group("word") is not None:
+            w = m.group("word")
+            if w in _JOIN_WORDS:
+                continue  # "vingt et un": the next word says whether it joins
+            if run and not _JOIN.fullmatch(text, run[-1][1], m.start()):
+                out += _word_run(run, language)
+                run = []
+            if w not in words and w not in mult:
+                if run:
+                    out += _word_run(run, language)
+                    run = []
+                continue
+            two = f"{run[-1][2]} {w}" if run else ""
+            if two in words or two in mult:  # "quatre-vingt": one number word written as two
+                run[-1] = (run[-1][0], m.end(), two)
+            else:
+                run.append((m.start(), m.end(), w))
+            continue
+        if run:
+            out += _word_run(run, language)
+            run = []
         if m.group("digits") is not None:
-            value = _digits_value(m.group("digits")) * (1000 if m.group("k") else 1)
-        elif m.group("word") is not None:
-            value = float(words[re.sub(r"\s+", " ", m.group("word"))])
-        elif m.group("kana") is not None:
+            out.append((m.start(), m.end(), _digits_value(m.group("digits")) * (1000 if m.group("k") else 1)))
+            continue
+        if m.group("kana") is not None:
             value = float(_KANA_NUMBERS[m.group("kana")])
         elif m.group("cjk") is not None:
             value = float(_cjk_value(m.group("cjk")))
@@ -166,32 +354,57 @@ def numbers_in(text: str) -> list[tuple[int, int, float]]:
         else:
             value = float(_ko_sino_value(m.group("kosino")))
         out.append((m.start(), m.end(), value))
+    if run:
+        out += _word_run(run, language)
     return out
 
 
-# unit words: (keyword, field, multiplier). Latin keywords use the catalogue syntax.
-_UNITS_LATIN: tuple[tuple[str, str, float], ...] = (
-    ("seconds", "time_limit_s", 1), ("second", "time_limit_s", 1), ("secs", "time_limit_s", 1),
-    ("sec", "time_limit_s", 1), ("s", "time_limit_s", 1), ("seconde*", "time_limit_s", 1),
-    ("sekunde*", "time_limit_s", 1), ("sek", "time_limit_s", 1), ("secondi", "time_limit_s", 1),
-    ("secondo", "time_limit_s", 1),
-    ("minute*", "time_limit_s", 60), ("mins", "time_limit_s", 60), ("min", "time_limit_s", 60),
-    ("minuut", "time_limit_s", 60), ("minuten", "time_limit_s", 60), ("minuti", "time_limit_s", 60),
-    ("minuto", "time_limit_s", 60), ("hour", "time_limit_s", 3600), ("hours", "time_limit_s", 3600),
-    ("uur", "time_limit_s", 3600), ("stunde*", "time_limit_s", 3600),
-    ("lives", "lives", 1), ("life", "lives", 1), ("heart*", "lives", 1), ("tries", "lives", 1),
-    ("chances", "lives", 1), ("levens", "lives", 1), ("leven", "lives", 1), ("kansen", "lives", 1),
-    ("hartjes", "lives", 1), ("harten", "lives", 1), ("leben", "lives", 1), ("herz*", "lives", 1),
-    ("versuch*", "lives", 1), ("vite", "lives", 1), ("vita", "lives", 1), ("cuori", "lives", 1),
-    ("cuore", "lives", 1), ("tentativi", "lives", 1),
-    ("points", "target_score", 1), ("point", "target_score", 1), ("pts", "target_score", 1),
-    ("punten", "target_score", 1), ("punt", "target_score", 1), ("punkte*", "target_score", 1),
-    ("punkt", "target_score", 1), ("punti", "target_score", 1), ("punto", "target_score", 1),
-    ("moves", "moves", 1), ("move", "moves", 1), ("turns", "moves", 1), ("zetten", "moves", 1),
-    ("zet", "moves", 1), ("züge*", "moves", 1), ("zug", "moves", 1), ("mosse", "moves", 1), ("mossa", "moves", 1),
-    ("levels", "levels", 1), ("level", "levels", 1), ("stages", "levels", 1), ("niveaus", "levels", 1),
-    ("stufen", "levels", 1), ("livelli", "levels", 1), ("livello", "levels", 1),
-)
+# ---------------------------------------------------------------- unit words, language by language
+
+#: unit words after a number, per field and language (catalogue keyword syntax: "seconde*" is a prefix)
+_UNIT_WORDS: dict[str, dict[str, str]] = {
+    "time_limit_s": {
+        "en": "seconds second secs sec s", "nl": "seconde* sec", "de": "sekunde* sek", "it": "secondi secondo",
+        "es": "segundos segundo seg", "fr": "seconde* sec", "pt": "segundos segundo seg",
+        "ru": "секунд* сек", "uk": "секунд* сек", "pl": "sekund* sek", "tr": "saniye* sn", "vi": "giây",
+    },
+    "minutes": {
+        "en": "minute* mins min", "nl": "minuut minuten", "de": "minute*", "it": "minuti minuto",
+        "es": "minutos minuto", "fr": "minute*", "pt": "minutos minuto", "ru": "минут* мин", "uk": "хвилин* хв",
+        "pl": "minut*", "tr": "dakika*", "vi": "phút",
+    },
+    "hours": {"en": "hour hours", "nl": "uur", "de": "stunde*", "it": "ore", "es": "horas hora",
+              "fr": "heure*", "pt": "horas hora", "ru": "час часа часов", "uk": "година години годин",
+              "pl": "godzin*", "tr": "saat*", "vi": "giờ"},
+    "lives": {
+        "en": "lives life heart* tries chances", "nl": "levens leven kansen hartjes harten",
+        "de": "leben herz* versuch*", "it": "vite vita cuori cuore tentativi",
+        "es": "vidas vida corazones corazón intentos oportunidades", "fr": "vies vie cœurs cœur coeurs coeur essais chances",
+        "pt": "vidas vida corações coração tentativas chances", "ru": "жизн* сердц* сердец сердечк* попыт*",
+        "uk": "житт* серц* сердець спроб*", "pl": "życi* żyć życiami serc* serduszk* szans* prób*",
+        "tr": "can canla canlı canı hak hakkı hakla", "vi": "mạng|mạng sống|trái tim|tim|cơ hội",
+    },
+    "target_score": {
+        "en": "points point pts", "nl": "punten punt", "de": "punkte* punkt", "it": "punti punto",
+        "es": "puntos punto", "fr": "points point", "pt": "pontos ponto", "ru": "очк* очко балл*",
+        "uk": "очк* очок бал бали балів", "pl": "punkt*", "tr": "puan*", "vi": "điểm",
+    },
+    "moves": {
+        "en": "moves move turns", "nl": "zetten zet", "de": "züge* zug", "it": "mosse mossa",
+        "es": "movimientos movimiento jugadas jugada", "fr": "coups coup mouvements mouvement",
+        "pt": "jogadas jogada movimentos movimento", "ru": "ход хода ходов ходами", "uk": "хід ходи ходів ходами",
+        "pl": "ruch*", "tr": "hamle*", "vi": "nước đi|lượt đi|lượt|bước",
+    },
+    "levels": {
+        "en": "levels level stages", "nl": "niveaus levels level", "de": "stufen level", "it": "livelli livello",
+        "es": "niveles nivel fases", "fr": "niveaux niveau manches étapes", "pt": "níveis nível fases",
+        "ru": "уровн* уровень", "uk": "рівн* рівень", "pl": "poziom* etap*", "tr": "seviye* bölüm*", "vi": "màn chơi|màn|cấp độ|cấp",
+    },
+}
+#: unit words read only in a text of their language ("can" is English elsewhere)
+_UNITS_ONLY_IN: dict[str, frozenset[str]] = {"tr": frozenset({"can"})}
+_FIELD_OF = {"minutes": ("time_limit_s", 60.0), "hours": ("time_limit_s", 3600.0)}
+
 _UNITS_CJK: dict[str, tuple[tuple[str, str, float], ...]] = {
     "zh": (("秒钟", "time_limit_s", 1), ("秒鐘", "time_limit_s", 1), ("秒", "time_limit_s", 1),
            ("分钟", "time_limit_s", 60), ("分鐘", "time_limit_s", 60), ("小时", "time_limit_s", 3600),
@@ -210,52 +423,108 @@ _UNITS_CJK: dict[str, tuple[tuple[str, str, float], ...]] = {
            ("수", "moves", 1), ("레벨", "levels", 1), ("단계", "levels", 1), ("스테이지", "levels", 1),
            ("판", "levels", 1)),
 }
-# words that name a field before its number ("target 500", "lives: 3", "目标500")
-_BEFORE: tuple[tuple[str, str], ...] = (
-    ("time limit", "time_limit_s"), ("timer", "time_limit_s"), ("time", "time_limit_s"),
-    ("tijdslimiet", "time_limit_s"), ("tijd", "time_limit_s"), ("zeitlimit", "time_limit_s"), ("zeit", "time_limit_s"),
-    ("limite di tempo", "time_limit_s"), ("tempo", "time_limit_s"), ("时间限制", "time_limit_s"),
-    ("時間限制", "time_limit_s"), ("限时", "time_limit_s"), ("限時", "time_limit_s"), ("时间", "time_limit_s"),
-    ("倒计时", "time_limit_s"), ("倒計時", "time_limit_s"), ("제한 시간", "time_limit_s"), ("제한시간", "time_limit_s"),
-    ("制限時間", "time_limit_s"), ("タイム", "time_limit_s"),
-    ("lives", "lives"), ("life", "lives"), ("hearts", "lives"), ("levens", "lives"), ("leben", "lives"),
-    ("vite", "lives"), ("生命", "lives"), ("命", "lives"), ("목숨", "lives"), ("생명", "lives"), ("ライフ", "lives"),
-    ("残機", "lives"),
-    ("target score", "target_score"), ("target", "target_score"), ("first to", "target_score"), ("goal", "target_score"),
-    ("score", "target_score"), ("reach", "target_score"), ("doelscore", "target_score"), ("doel", "target_score"),
-    ("haal", "target_score"), ("ziel", "target_score"), ("erreiche", "target_score"), ("obiettivo", "target_score"),
-    ("punteggio", "target_score"), ("raggiungi", "target_score"), ("目标分数", "target_score"),
-    ("目標分數", "target_score"), ("目标", "target_score"), ("目標", "target_score"), ("达到", "target_score"),
-    ("達到", "target_score"), ("목표 점수", "target_score"), ("목표", "target_score"),
-    ("moves", "moves"), ("zetten", "moves"), ("züge", "moves"), ("mosse", "moves"), ("步数", "moves"),
-    ("步數", "moves"), ("이동 횟수", "moves"), ("手数", "moves"),
-    ("levels", "levels"), ("level", "levels"), ("niveaus", "levels"), ("livelli", "levels"), ("关卡", "levels"),
-    ("關卡", "levels"), ("레벨", "levels"), ("ステージ数", "levels"),
-    ("speed", "speed"), ("snelheid", "speed"), ("geschwindigkeit", "speed"), ("velocità", "speed"),
-    ("速度", "speed"), ("속도", "speed"), ("スピード", "speed"),
-    ("grid size", "grid"), ("grid", "grid"), ("board size", "grid"), ("raster", "grid"), ("gitter", "grid"),
-    ("griglia", "grid"), ("网格", "grid"), ("網格", "grid"), ("격자", "grid"), ("グリッド", "grid"),
-)
-_FILLERS = r"(?:extra|more|bonus|spare|full|whole|total|starting|weitere|zusätzliche|volle|in più)"
+# words that name a field before its number ("target 500", "lives: 3", "目标500", "vidas: 3")
+_BEFORE_WORDS: dict[str, dict[str, str]] = {
+    "time_limit_s": {
+        "en": "time limit|timer|time", "nl": "tijdslimiet|tijd", "de": "zeitlimit|zeit", "it": "limite di tempo|tempo",
+        "es": "límite de tiempo|tiempo", "fr": "limite de temps|temps|chrono", "pt": "limite de tempo|tempo",
+        "ru": "лимит времени|время|таймер", "uk": "ліміт часу|час|таймер", "pl": "limit czasu|czas", "tr": "süre sınırı|süre",
+        "vi": "giới hạn thời gian|thời gian",
+        "cjk": "时间限制|時間限制|限时|限時|时间|倒计时|倒計時|제한 시간|제한시간|制限時間|タイム",
+    },
+    "lives": {"en": "lives|life|hearts", "nl": "levens", "de": "leben", "it": "vite", "es": "vidas", "fr": "vies",
+              "pt": "vidas", "ru": "жизни", "uk": "життя", "pl": "życia", "vi": "mạng",
+              "cjk": "生命|命|목숨|생명|ライフ|残機"},
+    "target_score": {
+        "en": "target score|target|first to|goal|score|reach", "nl": "doelscore|doel|haal", "de": "ziel|erreiche",
+        "it": "obiettivo|punteggio|raggiungi", "es": "objetivo|meta|llega a|alcanza", "fr": "objectif|atteindre|atteins",
+        "pt": "objetivo|meta|alcance|atinja", "ru": "цель|набери|набрать", "uk": "ціль|мета|набери|набрати",
+        "pl": "cel|zdobądź|zdobyć", "tr": "hedef", "vi": "mục tiêu|đạt",
+        "cjk": "目标分数|目標分數|目标|目標|达到|達到|목표 점수|목표",
+    },
+    "moves": {"en": "moves", "nl": "zetten", "de": "züge", "it": "mosse", "es": "movimientos|jugadas", "fr": "coups",
+              "pt": "jogadas", "ru": "ходы", "uk": "ходи", "pl": "ruchy", "tr": "hamle", "vi": "nước đi",
+              "cjk": "步数|步數|이동 횟수|手数"},
+    "levels": {"en": "levels|level", "nl": "niveaus", "de": "stufen", "it": "livelli", "es": "niveles", "fr": "niveaux",
+               "pt": "níveis|fases", "ru": "уровни|уровней", "uk": "рівні|рівнів", "pl": "poziomy|poziomów",
+               "tr": "seviye|bölüm", "vi": "màn|cấp độ", "cjk": "关卡|關卡|레벨|ステージ数"},
+    "speed": {"en": "speed", "nl": "snelheid", "de": "geschwindigkeit", "it": "velocità", "es": "velocidad",
+              "fr": "vitesse", "pt": "velocidade", "ru": "скорость", "uk": "швидкість", "pl": "prędkość|szybkość",
+              "tr": "hız", "vi": "tốc độ", "cjk": "速度|속도|スピード"},
+    "grid": {"en": "grid size|grid|board size", "nl": "raster", "de": "gitter", "it": "griglia", "es": "cuadrícula",
+             "fr": "grille", "pt": "grade|grelha", "ru": "сетка|поле", "uk": "сітка|поле", "pl": "siatka|plansza",
+             "tr": "ızgara", "vi": "lưới", "cjk": "网格|網格|격자|グリッド"},
+}
+_BEFORE: tuple[tuple[str, str], ...] = tuple(
+    (kw, field) for field, rows in _BEFORE_WORDS.items() for words in rows.values() for kw in words.split("|"))
+
+_FILLERS = (r"(?:extra|more|bonus|spare|full|whole|total|starting|weitere|zusätzliche|volle|in più|de plus|"
+            r"supplémentaires|más|a mais|extras|дополнительных|додаткових|dodatkowe|dodatkowych|ekstra|thêm)")
 _COUNTERS = r"[个個条條只隻颗顆次つ개번]?\s?[的의の]?"
-_CONNECT = r"(?:\s|:|=|-|of|to|at|is|van|op|von|auf|di|a|da|是|为|為|：|은|는|이|가|을|를|は|が|を|の|\(|\))*"
-SPEED_FACTOR = re.compile(r"(\d+(?:[.,]\d+)?)\s?x\s?(?:speed|faster|as fast|sneller|schneller|più veloce|速|빠르게)")
-_RATE_BEFORE = re.compile(r"(?<![^\W\d_])(?:every|each|elke|iedere|alle|jede[nm]?|ogni|ciascun[oa]?)\s*$|每\s*$|마다\s*$")
-_RATE_AFTER = re.compile(r"[\s,]*(?:per(?!\s+[^\W\d_]+(?:are|ere|ire)\b)|each|for each|for every|every|apiece|a piece|pro|voor elke|voor iedere|für jede[nm]?|"
-                         r"je|ogni|per ogni|每|마다|ごと|毎)(?![^\W\d_])")
+#: a word between a number and its unit that is not part of either ("seven fast levels"); not these:
+_NOT_BETWEEN = (r"(?:and|or|of|to|per|each|every|in|on|at|for|with|by|a|an|the|und|oder|en|of|et|ou|y|o|e|ed|i|"
+                r"ve|và|и|і|й|или|або|lub|albo|de|da|di|van|von|zu|à|a)")
+_CONNECT = r"(?:\s|:|=|-|of|to|at|is|van|op|von|auf|di|a|da|de|à|в|на|是|为|為|：|은|는|이|가|을|를|は|が|を|の|\(|\))*"
+SPEED_FACTOR = re.compile(r"(\d+(?:[.,]\d+)?)\s?x\s?(?:speed|faster|as fast|sneller|schneller|più veloce|más rápido|"
+                          r"plus vite|plus rapide|mais rápido|быстрее|швидше|szybciej|daha hızlı|nhanh hơn|速|빠르게)")
+_RATE_BEFORE = re.compile(r"(?<![^\W\d_])(?:every|each|elke|iedere|alle|jede[nm]?|ogni|ciascun[oa]?|cada|chaque|"
+                          r"tous les|toutes les|каждые|каждую|кожні|кожну|co|her|mỗi)\s*$|每\s*$|마다\s*$")
+_RATE_AFTER = re.compile(r"\s*(?:per(?!\s+[^\W\d_]+(?:are|ere|ire)\b)|each|for each|for every|every|apiece|a piece|pro|"
+                         r"voor elke|voor iedere|für jede[nm]?|je|ogni|per ogni|por cada|por|par|pour chaque|"
+                         r"na każd[yąe]|za każd[yąe]|за каждый|за каждое|за кожен|за кожне|başına|mỗi|每|마다|ごと|毎)"
+                         r"(?![^\W\d_])")
 _DECADES = {20.0, 30.0, 40.0, 50.0, 60.0, 70.0, 80.0, 90.0}
 _STYLE_AFTER = re.compile(r"[\s\-]*(?:style|vibe|retro|aesthetic|era|look|feel|theme|arcade|music|synth|kid)")
 
+# ---------------------------------------------------------------- per level, per life
 
-@lru_cache(maxsize=1)
-def _unit_tables() -> dict[str, tuple[re.Pattern[str], list[tuple[str, float]]]]:
+_LEVEL = (r"(?:levels?|stages?|niveaus?|stufen?|livell[oi]|nivel(?:es)?|niveaux?|níve(?:l|is)|fases?|"
+          r"manches?|уров\w*|рів\w*|poziom\w*|etap\w*|seviye\w*|bölüm\w*|màn(?: chơi)?|cấp(?: độ)?)")
+_LIFE = (r"(?:li(?:fe|ves)|tr(?:y|ies)|lev(?:en|ens)|leben|vit[ae]|vidas?|vies?|жизн\w*|житт\w*|życi\w*|can|mạng)")
+_EACH = (r"(?:per|each|every|a|an|for each|for every|on each|on every|in each|in every|in jedem|in jeder|in ogni|"
+         r"en cada|em cada|à chaque|dans chaque|in elk[e]?|op elk[e]?|pro|je|jede[snm]?|per ogni|ogni|ciascun[oa]?|voor elk[e]?|elk[e]?|"
+         r"ieder[e]?|por|por cada|cada|para cada|par|pour chaque|chaque|на|на каждый|на каждую|за|за каждый|"
+         r"на кожен|на кожну|na|na każdy|na każdą|za każdy|mỗi|cho mỗi)")
+#: "13 seconds per level", "30 Sekunden pro Leben", "13 секунд на уровень"
+_PER_UNIT_AFTER = re.compile(rf"[\s,]*{_EACH}\s+(?:{_LEVEL}|{_LIFE})(?![^\W\d_])|[\s\-]*{_LEVEL}(?![^\W\d_])")
+#: "13 seconds to get through each one": the clause goes on to "each one" (the levels it named)
+_EACH_ONE_AFTER = re.compile(r"^[^.,;:!?\n。，；！？\d]{0,60}?(?<![^\W\d_])(?:each one|every one|each of them|each|every one of them|"
+                             r"cada uno|cada una|chacun|chacune|cada um|cada uma|jedes|jeden|jede|ciascuno|ognuno|"
+                             r"elk|ieder|каждый|кожен|każdy|każdego|her biri|mỗi màn)(?![^\W\d_])")
+#: "each level has 13 seconds", "每关13秒", "레벨마다 13초", "seviye başına 13 saniye", "ステージごとに30秒"
+_PER_LEVEL_BEFORE = re.compile(
+    rf"(?<![^\W\d_])(?:{_EACH}|her)\s+{_LEVEL}(?![^\W\d_])[^.;!?\n]{{0,30}}$"
+    rf"|(?<![^\W\d_]){_LEVEL}\s+başına\s*$"
+    r"|每[一个個]?(?:关卡|關卡|关|關|级|級)[^。；！？，,]{0,6}$"
+    r"|(?:各|1)(?:ステージ|レベル)[^。、]{0,6}$|(?:ステージ|レベル)(?:ごとに|毎に|あたり)[^。、]{0,6}$"
+    r"|(?:레벨|단계|스테이지|판)(?:마다|당)\s*$|각\s?(?:레벨|단계|스테이지)[^.,]{0,6}$")
+#: "je 20 Sekunden", "each 20 seconds long": a distributive before the number, when the text names levels
+_EACH_BEFORE = re.compile(r"(?<![^\W\d_])(?:je|jeweils|each|each one|each of them|cada uno|cada una|chacun|chacune|"
+                          r"по|po|ciascuno|elk)\s*$")
+_LEVEL_WORD = re.compile(rf"(?<![^\W\d_]){_LEVEL}(?![^\W\d_])|关|關|ステージ|레벨|단계")
+
+
+@lru_cache(maxsize=32)
+def _unit_tables(language: str) -> dict[str, tuple[re.Pattern[str], list[tuple[str, float]]]]:
     def comp(units: Sequence[tuple[str, str, float]], latin: bool) -> tuple[re.Pattern[str], list[tuple[str, float]]]:
         ordered = sorted(units, key=lambda u: -len(u[0]))
         alts = "|".join(f"(?P<u{i}>{word_pattern(kw) if latin else re.escape(kw)})" for i, (kw, _, _) in enumerate(ordered))
-        rx = re.compile(r"(?:[\s\-]*" + _FILLERS + r")?[\s\-]*" + _COUNTERS + r"\s?(?:" + alts + ")")
+        between = ""
+        if latin:  # one word may stand between a number and its unit: "seven fast levels", "drei schnelle Level"
+            plain = "|".join(word_pattern(kw) for kw, _, _ in ordered)
+            between = (rf"(?:[\s\-]+(?!(?:{plain}|{_NOT_BETWEEN})(?![^\W\d_]))[^\W\d_]{{2,20}}(?=[\s\-]))?")
+        rx = re.compile(r"(?:[\s\-]*" + _FILLERS + r")?" + between + r"[\s\-]*" + _COUNTERS + r"\s?(?:" + alts + ")")
         return rx, [(field, mult) for _, field, mult in ordered]
 
-    tables = {"latin": comp(_UNITS_LATIN, True)}
+    latin: list[tuple[str, str, float]] = []
+    for kind, rows in _UNIT_WORDS.items():
+        field, mult = _FIELD_OF.get(kind, (kind, 1.0))
+        for lang, kws in rows.items():
+            for kw in kws.split("|") if "|" in kws else kws.split():
+                if kw in _UNITS_ONLY_IN.get(lang, frozenset()) and lang != language:
+                    continue
+                latin.append((kw, field, mult))
+    tables = {"latin": comp(latin, True)}
     for group, units in _UNITS_CJK.items():
         tables[group] = comp(units, False)
     return tables
@@ -285,6 +554,22 @@ def _script_group(language: str) -> str:
     return "zh" if language.startswith("zh") else language if language in ("ja", "ko") else "latin"
 
 
+def per_level(before: str, rest: str, text: str) -> str | None:
+    """Whether a time just read is the clock of each level (or each life), not of the whole game:
+    "13 seconds per level", "30 s per life", "13-second levels", "13 seconds to get through each one"
+    (when the text names levels), "each level has 13 seconds", "每关13秒", "레벨마다 13초". None when it is
+    not; else the words that make it per level ("" when they come before the number)."""
+    after = _PER_UNIT_AFTER.match(rest)
+    if after:
+        return after.group(0)
+    if _PER_LEVEL_BEFORE.search(before):
+        return ""
+    if _EACH_BEFORE.search(before) and _LEVEL_WORD.search(text):
+        return ""  # "three levels of je 20 Sekunden", "по 20 секунд"
+    each = _EACH_ONE_AFTER.match(rest)
+    return each.group(0) if each and _LEVEL_WORD.search(text) else None
+
+
 class NumberRead(BaseModel):
     """The numbers a text states, with what each was read from (for the rationale)."""
 
@@ -292,14 +577,17 @@ class NumberRead(BaseModel):
     said: dict[str, str] = Field(default_factory=dict)
     ignored: list[str] = Field(default_factory=list)
     speed_factor: float | None = None
+    speed_factor_said: str = Field(default="", description="the words of the speed factor ('2x faster')")
 
 
-_NO_LIVES = re.compile(r"\b(?:no|without|zero|geen|zonder|keine|ohne|nessuna|senza)\s+(?:extra\s+)?(?:lives|levens|leben|vite)\b")
+_NO_LIVES = re.compile(r"\b(?:no|without|zero|geen|zonder|keine|ohne|nessuna|senza|sin|sans|sem|без|bez|không)\s+"
+                       r"(?:extra\s+)?(?:lives|levens|leben|vite|vidas|vies|жизней|життів|żyć|mạng)\b")
 
 
 def read_numbers(text: str, language: str | None = None) -> NumberRead:
     """Every number a normalized text states, assigned to the Numbers field its unit names."""
     language = language or detect_language(text)
+    text = text.translate(_APOSTROPHES)
     out = NumberRead()
     values: dict[str, float] = {}
     taken: list[tuple[int, int]] = []
@@ -311,35 +599,34 @@ def read_numbers(text: str, language: str | None = None) -> NumberRead:
                 out.ignored.append(f"the pitch also says {said.strip()!r} for {field}: kept the first, "
                                    f"{out.said.get(field, '')!r}")
             return
-        if not (lo <= value <= hi) or (field != "speed" and field != "time_limit_s" and value != int(value)):
-            out.ignored.append(f"ignored {said.strip()!r}: {field} must be {lo}–{hi}")
+        if not (lo <= value <= hi) or (field not in ("speed", "time_limit_s", "level_time_s") and value != int(value)):
+            out.ignored.append(f"ignored {said.strip()!r}: {field} must be {lo:g}–{hi:g}")
             values[field] = math.nan
             return
         values[field] = value
         out.said[field] = said.strip()
 
-    for m in re.finditer(r"(\d{1,2})\s?(?:x|×|\*|by|bij|mal|per|乘|x)\s?(\d{1,2})(?!\d)", text):
+    for m in re.finditer(r"(\d{1,2})\s?(?:x|×|\*|by|bij|mal|per|por|par|на|na|乘|x)\s?(\d{1,2})(?!\d)", text):
         a, b = int(m.group(1)), int(m.group(2))
         if 2 <= a <= 64 and 2 <= b <= 64:
             put("grid", max(a, b), m.group(0))
             taken.append(m.span())
     for m in SPEED_FACTOR.finditer(text):
         out.speed_factor = min(4.0, max(0.25, _digits_value(m.group(1))))
+        out.speed_factor_said = m.group(0)
         taken.append(m.span())
 
     groups = ["latin"] if _script_group(language) == "latin" else [_script_group(language), "latin"]
-    tables = _unit_tables()
-    for start, end, value in numbers_in(text)[:MAX_NUMBERS]:
+    tables = _unit_tables(language)
+    for start, end, value in numbers_in(text, language)[:MAX_NUMBERS]:
         if any(s <= start < e for s, e in taken):
             continue
-        after = text[end:end + 40]
+        after = text[end:end + 60]
         if value == 10 and text[start:end] == "十" and after.startswith("分") and not after.startswith(
             ("分钟", "分鐘", "分間")
         ):
             continue  # 十分 = "very / enough", not ten points
         before = text[max(0, start - 40):start]
-        if _RATE_BEFORE.search(before):
-            continue  # "every 10 seconds", "each 3 moves": a rate, not a limit
         hit = None
         rest = after
         for group in groups:
@@ -353,16 +640,21 @@ def read_numbers(text: str, language: str | None = None) -> NumberRead:
                         before.endswith(("the ", "'", "’")) or _STYLE_AFTER.match(rest)):
                     hit = None  # "the 80s", "a 90s-style arcade": an era, not a time limit
                 break
+        each = per_level(before, rest, text) if hit and hit[0] == "time_limit_s" else None
+        if hit and each is not None:
+            hit = ("level_time_s", hit[1], (hit[2] + each).strip())  # the clock of each level, not of the game
+        elif _RATE_BEFORE.search(before):
+            continue  # "every 10 seconds", "each 3 moves": a rate, not a limit
         if hit is None:
             named = _named_before(before)
             if named:
                 hit = (named[0], 1.0, f"{named[1]} {text[start:end]}")
-        if hit and _RATE_AFTER.match(rest):
+        if hit and hit[0] != "level_time_s" and _RATE_AFTER.match(rest):
             continue  # "10 points per apple"
         if hit:
             field, mult, said = hit
             v = value * mult
-            if field == "time_limit_s":
+            if field in ("time_limit_s", "level_time_s"):
                 v = float(round(v))
             put(field, v, said)
     denied = _NO_LIVES.search(text)

@@ -119,6 +119,16 @@ def _said(reading: Reading) -> str:
     return s
 
 
+def _speed_stated(reading: Reading) -> Reading:
+    """A pitch's "2x speed" is a stated speed: the spec carries it as a number, so a probe checks the game."""
+    nums = reading.numbers
+    if nums.speed_factor is None or nums.numbers.speed is not None:
+        return reading
+    stated = nums.model_copy(update={"numbers": nums.numbers.model_copy(update={"speed": nums.speed_factor}),
+                                     "said": {**nums.said, "speed": nums.speed_factor_said}})
+    return reading.model_copy(update={"numbers": stated})
+
+
 def research_plan(pitch: str, reading: Reading | None = None) -> ResearchPlan:
     reading = reading or read_pitch(pitch)
     excerpt = " ".join((pitch or "").split())[:120] or "(empty pitch)"
@@ -178,7 +188,7 @@ def plan(
     steering: Sequence[str] = (),
 ) -> Spec | ResearchPlan:
     """A Spec for the pitch, or a ResearchPlan when it names no genre and no evidence is given."""
-    reading = read_pitch(pitch)
+    reading = _speed_stated(read_pitch(pitch))
     evidence = list(evidence or [])
     current = previous.genre if previous else None
     wish = Wish()

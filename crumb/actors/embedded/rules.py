@@ -41,10 +41,52 @@ def describe(genre: str, numbers: Numbers) -> tuple[str, str, str]:
         losses.append(f"the {t}-second clock runs out" + (" first" if target else ""))
     if numbers.moves:
         losses.append(f"the {numbers.moves} moves run out")
+    if numbers.level_time_s:
+        lt = numbers.level_time_s
+        core = f"{core} Each level has its own {lt}-second clock; running out costs a life."
+        losses.append(f"a level's {lt}-second clock runs out" + (" on your last life" if lives and lives > 1 else ""))
     if losses:
         lose = "; ".join(losses)
         lose = lose[0].upper() + lose[1:] + "."
     return core, win, lose
+
+
+def level_clock_criteria(spec: Spec, lives: int | None) -> list[Criterion]:
+    """The per-level clock (level_time_s) in the running game: it counts down from its value, and when
+    it runs out it costs a life and starts again, or ends the round on the last life; it is not the
+    whole game's clock (a 13-second game ends at 13 s; a 13-second level clock does not)."""
+    lt = spec.numbers.level_time_s
+    e = cat.entry(spec.genre) if spec.genre in cat.genre_ids() else None
+    if lt is None or (e is not None and support(spec.genre, "level_time_s", float(lt))):
+        return []
+    out: list[Criterion] = []
+    t = spec.numbers.time_limit_s
+    runs_out = e is not None and e.idle_safe and lt <= ROUND_PROBE_MAX_S and (t is None or t > lt + 2)
+    if t is None or not runs_out:  # with a round clock, "start" checks that one
+        out.append(_crit("start" if t is None else "levelclock",
+                         f"Pressing Enter starts a round whose {lt}-second level clock counts down.",
+                         [{"do": "start"}, {"do": "wait", "ms": CLOCK_CHECK_MS}],
+                         [{"path": "levelTimeLeft", "op": "<", "value": lt},
+                          {"path": "levelTimeLeft", "op": ">=", "value": lt - (CLOCK_CHECK_MS + 500) / 1000}]))
+    if not runs_out:
+        return out  # waiting could end the round some other way first: the countdown is what can be proven
+    steps: list[dict[str, Any]] = [{"do": "start"}, {"do": "wait", "ms": (lt + 1) * 1000}]
+    if lives is not None and lives > 1:
+        out.append(_crit("levelclock", f"When a level's {lt} seconds run out it costs a life and the level clock "
+                                       f"starts again; the round goes on.", steps,
+                         [{"path": "phase", "op": "==", "value": "playing"}, {"path": "lives", "op": "decreased"},
+                          {"path": "levelTimeLeft", "op": "<=", "value": lt},
+                          {"path": "levelTimeLeft", "op": ">=", "value": lt - 1.5}]))
+    else:
+        out.append(_crit("levelclock", f"When a level's {lt} seconds run out on the last life, the round is over.",
+                         steps, [{"path": "phase", "op": "==", "value": "over"},
+                                 {"path": "levelTimeLeft", "op": "<=", "value": 0}]))
+    return out
+
+
+def _crit(cid: str, text: str, steps: list[dict[str, Any]], expect: list[dict[str, Any]]) -> Criterion:
+    return Criterion(id=cid, text=text,
+                     probe=Probe(steps=[ProbeStep(**s) for s in steps], expect=[Expect(**x) for x in expect]))
 
 
 def criteria_for(spec: Spec) -> list[Criterion]:
@@ -53,19 +95,17 @@ def criteria_for(spec: Spec) -> list[Criterion]:
     n = spec.numbers
     name = e.name if e else spec.genre
     t = n.time_limit_s
-
-    def crit(cid: str, text: str, steps: list[dict[str, Any]], expect: list[dict[str, Any]]) -> Criterion:
-        return Criterion(
-            id=cid,
-            text=text,
-            probe=Probe(steps=[ProbeStep(**s) for s in steps], expect=[Expect(**x) for x in expect]),
-        )
+    crit = _crit
+    lives = n.lives if n.lives is not None else (e.defaults.get("lives") if e is not None else None)
+    level_clock = level_clock_criteria(spec, lives)
 
     out = [
         crit("title", "The title screen shows when the game loads.", [], [{"path": "phase", "op": "==", "value": "title"}]),
         crit("genre", f"It is a {name} game.", [], [{"path": "genre", "op": "==", "value": spec.genre}]),
     ]
-    if t:
+    if level_clock and level_clock[0].id == "start":
+        out.append(level_clock.pop(0))
+    elif t:
         # the clock must start at T and count down; a player who dies early freezes it below T, so
         # this holds for every correct game, and catches a clock that never runs
         out.append(crit("start", f"Pressing Enter starts a round whose {t}-second clock counts down.",
@@ -76,14 +116,17 @@ def criteria_for(spec: Spec) -> list[Criterion]:
         out.append(crit("start", "Pressing Enter starts a round.", [{"do": "start"}],
                         [{"path": "phase", "op": "==", "value": "playing"}]))
     play_ms = 8000 if not t else max(500, min(8000, (t - 1) * 1000))
+    if n.level_time_s:  # level clocks that run out end the round once the lives are gone
+        play_ms = max(500, min(play_ms, (n.level_time_s * (lives or 1) - 1) * 1000))
     out.append(crit("score", "Playing raises the score.", [{"do": "start"}, {"do": "play", "ms": play_ms}],
                     [{"path": "score", "op": "increased"}]))
     if t and t <= ROUND_PROBE_MAX_S:
         expect: list[dict[str, Any]] = [{"path": "phase", "op": "in", "value": ["over", "won"]}]
-        if e and e.idle_safe:
+        if e and e.idle_safe and not (n.level_time_s and n.level_time_s <= t):  # a level clock may end it first
             expect.append({"path": "timeLeft", "op": "<=", "value": 0})
         out.append(crit("timer", f"The round ends after {t} seconds.",
                         [{"do": "start"}, {"do": "wait", "ms": (t + 2) * 1000}], expect))
+    out += level_clock
     if n.lives and not (e is not None and support(spec.genre, "lives", float(n.lives))):
         out.append(crit("lives", f"The player starts with {n.lives} {'life' if n.lives == 1 else 'lives'}.",
                         [{"do": "start"}], [{"path": "lives", "op": "==", "value": n.lives}]))

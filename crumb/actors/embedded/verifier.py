@@ -18,7 +18,7 @@ from crumb.settings import Judge
 
 _RANK = {"Minor": 1, "Important": 2, "Critical": 3}
 _BY_RANK: dict[int, Severity | None] = {0: None, 1: "Minor", 2: "Important", 3: "Critical"}
-NUMBER_PATHS = ("lives", "target", "timeLeft")
+NUMBER_PATHS = ("lives", "target", "timeLeft", "levelTimeLeft")
 
 
 class Issue(BaseModel):

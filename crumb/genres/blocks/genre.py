@@ -29,6 +29,6 @@ GENRE = Genre(
     pitches=('tetris with a 3 minute timer',),
     themes={'mono': 2},
     palette={'bg': '#0f1020', 'accent': '#7c83ff', 'accent2': '#ffd23f', 'danger': '#ff4d6d', 'fg': '#a9b0d6', 'text': '#f5f6ff'},
-    honours={'lives': None, 'levels': None},
+    honours={'lives': None, 'levels': None, 'level_time_s': None},
     state_keys=('lines', 'next', 'piece', 'x', 'y', 'rotation', 'stackHeight', 'pieces'),
 )

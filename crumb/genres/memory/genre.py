@@ -29,7 +29,7 @@ GENRE = Genre(
     pitches=('memory card game with matching pairs on a 4 by 4 board, 30 moves',),
     themes={'pastel': 1},
     palette={'bg': '#14182b', 'accent': '#4cc9f0', 'accent2': '#ffd166', 'danger': '#ef476f', 'fg': '#aab4d4', 'text': '#f8fbff'},
-    honours={'lives': None, 'levels': None, 'grid': (2, 8)},
+    honours={'lives': None, 'levels': None, 'grid': (2, 8), 'level_time_s': None},
     state_keys=('pairs', 'pairsLeft', 'mistakes', 'streak', 'flips', 'flipped', 'grid', 'cursor', 'cells'),
     idle_safe=True,
 )

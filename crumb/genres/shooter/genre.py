@@ -31,7 +31,7 @@ GENRE = Genre(
     themes={'space': 1},
     palette={'bg': '#070b18', 'accent': '#48e5c2', 'accent2': '#fcd34d', 'danger': '#ff4766', 'fg': '#93a4c8', 'text': '#eef4ff'},
     defaults={'lives': 3},
-    honours={'lives': None, 'levels': None},
+    honours={'lives': None, 'levels': None, 'level_time_s': None},
     state_keys=('enemiesLeft', 'wave', 'shipX', 'killed'),
     survive_win=True,
 )

@@ -28,7 +28,7 @@ GENRE = Genre(
     pitches=('a neon snake game with three lives and a 60 second time limit',),
     themes={'retro': 1, 'neon': 1},
     palette={'bg': '#101a14', 'accent': '#5be37d', 'accent2': '#ffcf4a', 'danger': '#ff5d73', 'fg': '#b8e6c4', 'text': '#f3fff6'},
-    honours={'lives': None, 'levels': None, 'grid': (6, 40)},
+    honours={'lives': None, 'levels': None, 'grid': (6, 40), 'level_time_s': None},
     state_keys=('length', 'snakeLength', 'grid', 'head', 'food', 'dir', 'eaten'),
     survive_win=True,
 )

@@ -12,6 +12,9 @@
  *  - Reaching cfg.targetScore → "won" at once.
  *  - api.setLevel(n) with n > cfg.levels → "won" (all levels cleared).
  *  - api.loseLife(): lives-1, "over" at 0; with cfg.lives null the first lost life ends the round.
+ *  - cfg.levelTime (seconds per level): a second clock, levelTimeLeft, apart from the round's timeLeft.
+ *    It restarts when api.setLevel moves to another level and after every lost life; running out
+ *    costs a life (api.loseLife, so with no lives left the round is "over") and restarts it.
  *  - Phase changes (start, restart, pause) happen in the input event handler itself, so state()
  *    reflects them at once; restart from over/won is accepted RESTART_GRACE s after the round ended
  *    (so a player hammering Space does not skip the result screen).
@@ -100,6 +103,7 @@
     var maxLives = (typeof cfg.lives === "number" && cfg.lives > 0) ? Math.floor(cfg.lives) : null;
     var target = (typeof cfg.targetScore === "number" && cfg.targetScore > 0) ? cfg.targetScore : null;
     var levels = (typeof cfg.levels === "number" && cfg.levels > 0) ? cfg.levels : null;
+    var levelTime = (typeof cfg.levelTime === "number" && cfg.levelTime > 0) ? cfg.levelTime : null;
     var genre = def.genre || cfg.genre || "game";
     // Dark text (chosen for a light background) needs light veils behind the HUD and the screens.
     var rgbT = hexRgb(pal.text);
@@ -134,6 +138,7 @@
     var phase = "title";
     var score = 0, lives = maxLives, time = 0, level = 1, endedAt = 0, clockNow = 0;
     var timeLeft = timeLimit;
+    var levelStart = 0, levelTimeLeft = levelTime;
     var s = null;           // the genre's round state
     var particles = [], popups = [];
     var layers = {}, layerKeys = [];
@@ -156,12 +161,14 @@
         if (lives === null) { end("over"); return false; }
         lives = Math.max(0, lives - 1);
         if (lives <= 0) { end("over"); return false; }
+        restartLevelClock();
         return true;
       },
       win: function () { if (phase === "playing") end("won"); },
       lose: function () { if (phase === "playing") end("over"); },
       setLevel: function (n) {
         if (levels !== null && n > levels) { level = levels; end("won"); return; }
+        if (n !== level) restartLevelClock();
         level = n;
       },
       text: function (gg, str, x, y, size2, color, align) {
@@ -223,6 +230,12 @@
     Object.defineProperty(api, "time", {get: function () { return time; }});
     Object.defineProperty(api, "level", {get: function () { return level; }});
     Object.defineProperty(api, "timeLeft", {get: function () { return timeLeft; }});
+    Object.defineProperty(api, "levelTimeLeft", {get: function () { return levelTimeLeft; }});
+
+    function restartLevelClock() {
+      levelStart = time;
+      if (levelTime !== null) levelTimeLeft = levelTime;
+    }
 
     var audio = null;
     function tone(freq) {
@@ -236,6 +249,7 @@
 
     function newRound() {
       score = 0; lives = maxLives; time = 0; level = 1; timeLeft = timeLimit; thrown = false;
+      levelStart = 0; levelTimeLeft = levelTime;
       particles = []; popups = [];
       s = def.init(api);
     }
@@ -360,10 +374,12 @@
       var fs = 18;
       api.text(g, target !== null ? score + " / " + target : String(score), 14, h / 2, fs, pal.text, "left");
       var mid = [];
-      if (levels !== null || level > 1) mid.push("Lv " + level + (levels !== null ? "/" + levels : ""));
+      var lv = levels !== null || level > 1 || levelTimeLeft !== null ? "Lv " + level + (levels !== null ? "/" + levels : "") : "";
+      if (levelTimeLeft !== null) lv += " \u00b7 " + fmtTime(levelTimeLeft);
+      if (lv) mid.push(lv);
       if (timeLeft !== null) mid.push(fmtTime(timeLeft));
-      if (mid.length) api.text(g, mid.join("   "), W / 2, h / 2, fs,
-                               timeLeft !== null && timeLeft < 10 ? pal.danger : pal.text, "center");
+      var hurry = (timeLeft !== null && timeLeft < 10) || (levelTimeLeft !== null && levelTimeLeft < 5);
+      if (mid.length) api.text(g, mid.join("   "), W / 2, h / 2, fs, hurry ? pal.danger : pal.text, "center");
       if (lives !== null) {
         var r = 7 * textScale, shown = Math.min(lives, 8);
         for (var i = 0; i < shown; i++) heart(W - 18 - i * r * 2.8, h / 2, r, pal.danger);
@@ -440,6 +456,7 @@
         var info = [];
         if (target !== null) info.push("Reach " + target);
         if (timeLimit !== null) info.push(fmtTime(timeLimit));
+        if (levelTime !== null) info.push(fmtTime(levelTime) + " per level");
         if (maxLives !== null) info.push(maxLives + (maxLives === 1 ? " life" : " lives"));
         if (info.length) lines.push([info.join(" · "), 13, pal.accent]);
         overlay(lines);
@@ -465,11 +482,20 @@
         if (timeLimit !== null && fault !== "wrongtimer") {
           timeLeft = Math.max(0, timeLimit - time);
         }
+        if (levelTime !== null && fault !== "wrongtimer") {
+          levelTimeLeft = Math.max(0, levelTime - (time - levelStart));
+        }
         var frameInput = {held: input.held, pressed: input.pressed, clicks: input.clicks, pointer: input.pointer};
         input.pressed = []; input.clicks = [];
         def.update(s, dt, frameInput, api);
         if (phase === "playing" && timeLimit !== null && timeLeft <= 0 && fault !== "wrongtimer") {
           end(target === null && def.survive ? "won" : "over");
+        }
+        if (phase === "playing" && levelTime !== null && levelTimeLeft <= 0 && fault !== "wrongtimer") {
+          // the level's clock ran out: it costs a life (and restarts if one is left)
+          api.burst(W / 2, api.top + 20, pal.danger, 20);
+          api.popup("Time!", W / 2, api.top + 40, pal.danger);
+          api.loseLife();
         }
         if (fault === "throws" && time >= 1 && !thrown) {
           thrown = true;
@@ -499,6 +525,7 @@
         out.phase = phase; out.score = score; out.lives = lives;
         out.timeLeft = timeLeft === null ? null : Math.round(timeLeft * 1000) / 1000;
         out.level = level; out.levels = levels; out.target = target; out.speed = api.speed;
+        out.levelTimeLeft = levelTimeLeft === null ? null : Math.round(levelTimeLeft * 1000) / 1000;
         out.hint = JSON.parse(JSON.stringify(hint));
         out.genre = genre; out.time = Math.round(time * 1000) / 1000;
         return out;
