@@ -11,7 +11,7 @@ GENRE = Genre(
            'pt': 'Campo minado', 'ru': 'Сапёр', 'pl': 'Saper', 'tr': 'Mayın tarlası', 'uk': 'Сапер', 'vi': 'Dò mìn'},
     words={
         'en': Words(strong=('minesweeper*', 'mine sweeper', 'mine-sweeper', 'minefield*'),
-                    weak=('mines', 'hidden mines', 'landmine*', 'hidden bombs', 'flag the', 'flags', 'flagging',
+                    weak=('mines', 'hidden mines', 'landmine*', 'hidden bombs', 'bombs hidden', 'flag the', 'flags', 'flagging',
                           'uncover*', 'safe cells', 'safe squares', 'neighbouring mines', 'neighboring mines',
                           'adjacent mines'),
                     verbs=('reveal*', 'uncover*', 'sweep*')),

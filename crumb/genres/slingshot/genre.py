@@ -55,7 +55,7 @@ GENRE = Genre(
     rules='A level has a few birds (shots). Blocks break when hit hard enough; targets pop when hit by the bird, '
           'by falling blocks or by a fall. A target scores 500, a block 30-80, every bird left 1000.',
     references=('Angry Birds (Rovio, 2009)', 'Crush the Castle (Armor Games, 2009)'),
-    pitches=('angry birds with 3 levels and 4 birds per level',
+    pitches=('angry birds with 3 levels and 4 moves',
              'pull back a slingshot and launch birds at towers of blocks to knock down the pigs',
              'drag back and fling a ball at wooden structures with physics until every target falls, 2 levels',
              'een katapultspel met 3 levels',

@@ -13,8 +13,8 @@ GENRE = Genre(
     words={
         'en': Words(strong=('typing game', 'typing tutor', 'typing test', 'typeracer', 'type racer', 'ztype',
                             'typing of the dead', 'touch typing', 'typist'),
-                    weak=('typing', 'type the words', 'type words', 'type each word', 'type them', 'keyboard words',
-                          'falling words', 'words fall', 'words', 'letters', 'wpm', 'words per minute', 'keyboard'),
+                    weak=('typing', 'type', 'typed', 'words', 'word', 'letters', 'letter by letter', 'keyboard', 'keystroke*',
+                          'falling words', 'words fall', 'wpm', 'words per minute'),
                     verbs=('type', 'typing', 'spell*')),
         'nl': Words(strong=('typespel*', 'typcursus', 'typles*', 'blind typen'), weak=('typ de woorden', 'woorden', 'letters', 'toetsenbord'),
                     verbs=('typ', 'typen', 'tik')),
