@@ -289,6 +289,7 @@
       return {
         hint, grid: n, mines: s.mines, minesLeft: s.mines - s.flags - s.booms, flags: s.flags, revealed: s.opened,
         safeLeft: s.safeLeft, exploded: s.booms, placed: s.placed, flagMode: s.flagMode, cursor: s.cur, board, mineAt,
+        modeButton: { x: +((s.btn.x + s.btn.w / 2) / W).toFixed(4), y: +((s.btn.y + s.btn.h / 2) / H).toFixed(4) },
         cells: { x: +((s.ox + s.cw / 2) / W).toFixed(4), y: +((s.oy + s.cw / 2) / H).toFixed(4), dx: +(s.cw / W).toFixed(4), dy: +(s.cw / H).toFixed(4) },
       };
     },

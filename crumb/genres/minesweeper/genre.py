@@ -68,6 +68,6 @@ GENRE = Genre(
     defaults={'lives': 3},
     honours={'lives': None, 'levels': (1, 20), 'grid': (5, 14)},
     state_keys=('grid', 'mines', 'minesLeft', 'flags', 'revealed', 'safeLeft', 'exploded', 'placed', 'flagMode',
-                'cursor', 'board', 'mineAt', 'cells'),
+                'cursor', 'board', 'mineAt', 'cells', 'modeButton'),
     idle_safe=True,
 )

@@ -105,6 +105,7 @@
     genre: "typing",
     size: [W, H],
     survive: true,
+    letters: true,
     controls: "Type the falling words · or tap the keys below",
 
     init(api) {
@@ -123,7 +124,7 @@
       if (s.words.length === 0 && s.acc < every - 0.4) s.acc = every - 0.4;
       if (s.acc >= every && s.words.length < 6) { s.acc = 0; spawn(s, api, s.ctx); }
       for (const key of input.pressed) {
-        if (key === "Backspace" || key === "Escape") { if (s.active) { s.active.typed = 0; s.active = null; } continue; }
+        if (key === "Backspace") { if (s.active) { s.active.typed = 0; s.active = null; } continue; }
         if (key.length === 1 && /[a-zA-Z]/.test(key)) typeLetter(s, api, key.toLowerCase());
         if (api.phase !== "playing") return;
       }
