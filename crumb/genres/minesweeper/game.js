@@ -246,8 +246,11 @@
       g.fillStyle = s.flagMode ? pal.danger : pal.accent;
       api.roundRect(g, b.x + (s.flagMode ? half : 0) + 3, b.y + 3, half - 6, b.h - 6, (b.h - 6) / 2); g.fill();
       api.text(g, "Dig", b.x + half / 2 + 10, b.y + b.h / 2, 17, s.flagMode ? pal.fg : "#10131c", "center");
-      g.fillStyle = s.flagMode ? "#10131c" : pal.fg;
-      g.fillRect(b.x + half / 2 - 22, b.y + b.h / 2 - 7, 10, 14);
+      // a shovel: handle and blade
+      const ix = b.x + half / 2 - 18, iy = b.y + b.h / 2, ic = s.flagMode ? pal.fg : "#10131c";
+      g.strokeStyle = ic; g.lineWidth = 2.5; g.lineCap = "round";
+      g.beginPath(); g.moveTo(ix + 5, iy - 9); g.lineTo(ix - 1, iy + 3); g.stroke();
+      g.fillStyle = ic; g.beginPath(); g.ellipse(ix - 3, iy + 6, 4, 6, 0.45, 0, Math.PI * 2); g.fill();
       drawFlag(g, b.x + half + 26, b.y + b.h / 2, 10, s.flagMode ? "#10131c" : pal.danger, s.flagMode ? "#10131c" : pal.fg);
       api.text(g, "Flag", b.x + half + half / 2 + 10, b.y + b.h / 2, 17, s.flagMode ? "#10131c" : pal.fg, "center");
       if (s.banner > 0) {
