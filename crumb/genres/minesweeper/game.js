@@ -212,23 +212,29 @@
       g.fillStyle = api.alpha("#000000", 0.35);
       api.roundRect(g, s.ox - 8, s.oy - 8, cw * n + 16, cw * n + 16, 12); g.fill();
       const pad = Math.max(1, Math.round(cw * 0.05)), rad = Math.max(3, cw * 0.14);
+      // Tiles are painted once into sprites: per-frame gradients on 81+ cells make a software canvas slow.
+      const scale = CrumbGame.scaleOf(g);
+      const tile = (kind) => CrumbGame.sprite("mine-" + kind + ":" + cw + pal.accent + pal.bg, cw, cw, scale, (cg) => {
+        if (kind === "hidden" || kind === "flag") {
+          const gr = cg.createLinearGradient(0, 0, 0, cw);
+          gr.addColorStop(0, api.mix(pal.accent, "#ffffff", 0.18)); gr.addColorStop(1, api.shade(pal.accent, -70));
+          cg.fillStyle = gr; api.roundRect(cg, pad, pad, cw - 2 * pad, cw - 2 * pad, rad); cg.fill();
+          cg.fillStyle = "rgba(255,255,255,0.22)"; api.roundRect(cg, pad + 3, pad + 2, cw - 2 * pad - 6, (cw - 2 * pad) * 0.28, rad * 0.6); cg.fill();
+          if (kind === "flag") drawFlag(cg, cw / 2, cw / 2, cw * 0.3, pal.danger, pal.text);
+        } else {
+          cg.fillStyle = kind === "boom" ? api.mix(pal.danger, pal.bg, 0.35) : api.mix(pal.bg, pal.fg, 0.16);
+          api.roundRect(cg, pad, pad, cw - 2 * pad, cw - 2 * pad, rad * 0.6); cg.fill();
+          if (kind === "boom") drawMine(cg, cw / 2, cw / 2, cw * 0.2, "#15171c");
+          else if (kind > 0) api.text(cg, String(kind), cw / 2, cw / 2 + 1, Math.round(cw * 0.52), NUM[kind], "center");
+        }
+      });
       for (let r = 0; r < n; r++) for (let c = 0; c < n; c++) {
         const q = s.cells[r * n + c], x = s.ox + c * cw, y = s.oy + r * cw;
-        if (q.open) {
-          g.fillStyle = q.boom ? api.mix(pal.danger, pal.bg, 0.35) : api.mix(pal.bg, pal.fg, 0.16);
-          api.roundRect(g, x + pad, y + pad, cw - 2 * pad, cw - 2 * pad, rad * 0.6); g.fill();
-          if (q.boom) drawMine(g, x + cw / 2, y + cw / 2, cw * 0.2, "#15171c");
-          else if (q.near > 0) api.text(g, String(q.near), x + cw / 2, y + cw / 2 + 1, Math.round(cw * 0.52), NUM[q.near], "center");
-        } else {
-          const k = q.pop > 0 ? 1 + q.pop * 0.08 : 1;
-          const gr = g.createLinearGradient(x, y, x, y + cw);
-          gr.addColorStop(0, api.mix(pal.accent, "#ffffff", 0.18)); gr.addColorStop(1, api.shade(pal.accent, -70));
-          g.fillStyle = gr;
-          const w = (cw - 2 * pad) * k, o = (cw - w) / 2;
-          api.roundRect(g, x + o, y + o, w, w, rad); g.fill();
-          g.fillStyle = "rgba(255,255,255,0.22)"; api.roundRect(g, x + o + 3, y + o + 2, w - 6, w * 0.28, rad * 0.6); g.fill();
-          if (q.flag) drawFlag(g, x + cw / 2, y + cw / 2, cw * 0.3, pal.danger, pal.text);
-        }
+        const img = tile(q.open ? (q.boom ? "boom" : q.near) : (q.flag ? "flag" : "hidden"));
+        if (q.pop > 0 && !q.open) {
+          const k = 1 + q.pop * 0.08, w = cw * k, o = (cw - w) / 2;
+          g.drawImage(img, x + o, y + o, w, w);
+        } else g.drawImage(img, x, y, cw, cw);
       }
       // mines of a finished round are shown
       if (api.phase === "over") for (let i = 0; i < s.cells.length; i++) {
