@@ -175,14 +175,14 @@ def test_an_entry_point_package_adds_folders(tmp_path: Path, monkeypatch: pytest
 
 
 def test_a_folder_for_a_genre_the_studio_lacked_is_built_not_answered_with_the_nearest(tmp_path: Path) -> None:
-    """A minesweeper folder takes the unbuilt entry's place: its pitches get that folder's game."""
+    """A pinball folder takes the unbuilt entry's place: its pitches get that folder's game."""
     example = write_example(tmp_path / "x") / "balloon"
-    py = (example / "genre.py").read_text().replace('"balloon"', '"minesweeper"').replace('("balloon*",)', '("minesweeper",)')
-    _folder(tmp_path / "extra", "minesweeper", py, (example / "game.js").read_text().replace('"balloon"', '"minesweeper"'))
+    py = (example / "genre.py").read_text().replace('"balloon"', '"pinball"').replace('("balloon*",)', '("pinball",)')
+    _folder(tmp_path / "extra", "pinball", py, (example / "game.js").read_text().replace('"balloon"', '"pinball"'))
     reg = discover([Source(BUILTIN_DIR, "built-in"), Source(tmp_path / "extra", "test")])
-    assert "minesweeper" in reg.ids()
-    assert "minesweeper" not in {u.id for u in _still_unbuilt(reg)}
-    assert "minesweeper" in {u.id for u in _still_unbuilt(registry())}
+    assert "pinball" in reg.ids()
+    assert "pinball" not in {u.id for u in _still_unbuilt(reg)}
+    assert "pinball" in {u.id for u in _still_unbuilt(registry())}
 
 
 def test_load_folder_reads_one_genre(tmp_path: Path) -> None:

@@ -83,7 +83,7 @@ def test_a_genre_outside_the_catalogue_is_built_as_the_nearest_and_said_so(entry
 
 
 @pytest.mark.parametrize(("pitch", "asked"), [
-    ("Minesweeper: click squares to clear a board hiding mines", "Minesweeper"),
+    ("Pinball: flick the flippers to keep the ball off the drain and hit the bumpers", "pinball"),
     ("Manoeuvreer het gele poppetje door nauwe gangetjes vol bolletjes en ontwijk de spookjes", "maze chase (Pac-Man)"),
     ("Tap to keep a ball bouncing up through rotating multicoloured obstacles", "colour gate (Color Switch)"),
     ("Hop a blocky chicken across endless roads and rivers", "lane hopper (Frogger, Crossy Road)"),
@@ -215,10 +215,10 @@ def test_a_number_changed_by_steering_is_the_persons_choice_not_a_shortfall() ->
 
 
 def test_spec_md_shows_the_reading_and_a_persons_edit_keeps_it_true() -> None:
-    spec = plan_fully("Minesweeper: click squares to clear a board hiding mines, 3 lives")
+    spec = plan_fully("Pinball: flick the flippers to hit the bumpers, 3 lives")
     md = spec_markdown(spec)
-    assert "## How the pitch was read" in md and "NOT what the pitch asks for" in md and "Minesweeper" in md
-    edited = parse_spec_markdown(md.replace("- genre: memory", "- genre: snake", 1), spec)
+    assert "## How the pitch was read" in md and "NOT what the pitch asks for" in md and "pinball" in md
+    edited = parse_spec_markdown(md.replace("- genre: breakout", "- genre: snake", 1), spec)
     assert edited.genre == "snake" and edited.reading.genre.how == "person" and edited.reading.genre.fits is True
     assert parse_spec_markdown(md, spec) == spec
 
@@ -255,10 +255,10 @@ def test_an_agent_pass_of_the_wrong_genre_becomes_fail() -> None:
 
 
 def test_an_agent_pass_on_a_nearest_genre_becomes_partial_with_the_reason() -> None:
-    spec = plan_fully("a minesweeper game")
+    spec = plan_fully("a pinball game")
     result = audited(spec, {"verdict": "PASS", "total": 5.0})
     assert result["verdict"] == "PARTIAL" and "pitch_fidelity" in rules_of(result)
-    assert "Minesweeper" in result["feedback"]
+    assert "pinball" in result["feedback"]
 
 
 def test_an_agent_pass_on_an_unchecked_number_becomes_partial() -> None:

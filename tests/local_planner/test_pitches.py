@@ -31,18 +31,27 @@ CASES: list[tuple[str, str, dict[str, float], str]] = [
     ("simon says with 3 lives", "simon", {"lives": 3}, "en"),
     ("stack the tower as high as you can, speed 3", "stacker", {"speed": 3}, "en"),
     ("snake with twenty-five seconds and a target of 300", "snake", {"time_limit_s": 25, "target_score": 300}, "en"),
+    ("minesweeper on a 9x9 grid with 3 lives", "minesweeper", {"grid": 9, "lives": 3}, "en"),
+    ("uncover the safe squares of a grid without hitting the hidden mines, 2 levels", "minesweeper", {"levels": 2}, "en"),
+    ("a typing game with falling words and 3 lives", "typing", {"lives": 3}, "en"),
+    ("type the words before they fall to the ground, 90 seconds", "typing", {"time_limit_s": 90}, "en"),
+    ("angry birds with 3 levels and 4 moves", "slingshot", {"levels": 3, "moves": 4}, "en"),
+    ("pull back and launch birds at towers of blocks to knock down the pigs", "slingshot", {}, "en"),
     # Dutch
     ("Een slangenspel met drie levens en 60 seconden", "snake", {"lives": 3, "time_limit_s": 60}, "nl"),
     ("maak een spel waarin je vallende blokken stapelt? nee: tetris met tien levels", "blocks", {"levels": 10}, "nl"),
     ("een ontwijkspel: ontwijk de meteorieten, vijf levens, 45 seconden", "dodge",
      {"lives": 5, "time_limit_s": 45}, "nl"),
     ("memory met kaarten, haal 200 punten in twee minuten", "memory", {"target_score": 200, "time_limit_s": 120}, "nl"),
+    ("een mijnenveger met twee levels en drie levens", "minesweeper", {"levels": 2, "lives": 3}, "nl"),
+    ("een katapultspel met 3 levels", "slingshot", {"levels": 3}, "nl"),
     # German
     ("Ein Tetris mit drei Leben, Ziel 500 Punkte", "blocks", {"lives": 3, "target_score": 500}, "de"),
     ("Ein Schlangenspiel mit 90 Sekunden und fünf Leben", "snake", {"time_limit_s": 90, "lives": 5}, "de"),
     ("Hau den Maulwurf, dreißig Sekunden, 300 Punkte zum Gewinnen", "whack",
      {"time_limit_s": 30, "target_score": 300}, "de"),
     ("Ein Weltraum-Shooter mit zwei Leben", "shooter", {"lives": 2}, "de"),
+    ("Ein Tippspiel mit fallenden Wörtern und fünf Leben", "typing", {"lives": 5}, "de"),
     # Italian
     ("un gioco di serpente con tre vite e 90 secondi", "snake", {"lives": 3, "time_limit_s": 90}, "it"),
     ("uno sparatutto spaziale con cinque vite e 1000 punti per vincere", "shooter",
@@ -56,17 +65,22 @@ CASES: list[tuple[str, str, dict[str, float], str]] = [
     ("貪食蛇遊戲，三條命，六十秒內達到500分", "snake", {"lives": 3, "time_limit_s": 60, "target_score": 500}, "zh-Hant"),
     ("打地鼠遊戲，時間30秒", "whack", {"time_limit_s": 30}, "zh-Hant"),
     ("消消樂，20步，目標2000分", "match3", {"moves": 20, "target_score": 2000}, "zh-Hant"),
+    ("扫雷游戏，三条命", "minesweeper", {"lives": 3}, "zh-Hans"),
+    ("打字遊戲，六十秒", "typing", {"time_limit_s": 60}, "zh-Hant"),
+    ("弹弓游戏，打倒所有小猪，三关", "slingshot", {"levels": 3}, "zh-Hans"),
     # Korean
     ("뱀 게임, 목숨 세 개, 60초", "snake", {"lives": 3, "time_limit_s": 60}, "ko"),
     ("두더지 잡기 게임, 30초 안에 500점", "whack", {"time_limit_s": 30, "target_score": 500}, "ko"),
     ("테트리스, 목숨 3개, 레벨 5", "blocks", {"lives": 3, "levels": 5}, "ko"),
     ("벽돌 깨기 게임 목숨 다섯 개", "breakout", {"lives": 5}, "ko"),
+    ("지뢰찾기 게임, 목숨 세 개", "minesweeper", {"lives": 3}, "ko"),
     # Japanese
     ("スネークゲーム、ライフ3つ、60秒", "snake", {"lives": 3, "time_limit_s": 60}, "ja"),
     ("ブロック崩し、ライフは5、1000点で勝ち", "breakout", {"lives": 5, "target_score": 1000}, "ja"),
     ("モグラたたき、制限時間30秒", "whack", {"time_limit_s": 30}, "ja"),
     ("テトリス、3分間、ステージ5", "blocks", {"time_limit_s": 180}, "ja"),
     ("フラッピーな鳥のゲーム、三つのライフ", "flappy", {"lives": 3}, "ja"),
+    ("タイピングゲーム、制限時間60秒", "typing", {"time_limit_s": 60}, "ja"),
 ]
 
 UNPLACEABLE = [

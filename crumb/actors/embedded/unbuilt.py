@@ -1,7 +1,7 @@
 """Genres people pitch that the embedded studio cannot build, and the nearest one it can.
 
-Data only. Knowing them is what lets a Minesweeper pitch be answered honestly ("the embedded studio has
-no Minesweeper; it built the nearest, memory") instead of silently becoming another genre's game.
+Data only. Knowing them is what lets a pinball pitch be answered honestly ("the embedded studio has
+no pinball; it built the nearest, breakout") instead of silently becoming another genre's game.
 `names` name the game outright (3 points each, as the catalogue's strong words); `mechanics` describe it
 (1 point each: two of them, or a name, mean the pitch asks for this game). Keyword syntax as in the
 catalogue: a trailing `*` matches any word that starts with it.
@@ -30,14 +30,6 @@ class UnbuiltGenre(BaseModel):
 
 _ALL: tuple[UnbuiltGenre, ...] = (
     UnbuiltGenre(
-        id="minesweeper", name="Minesweeper",
-        names=("minesweeper", "mine sweeper", "mijnenveger", "minensucher", "minesweeper-like", "campo minato",
-               "prato fiorito", "buscaminas", "démineur", "demineur", "campo minado", "сапёр", "сапер", "saper",
-               "扫雷", "踩地雷", "掃雷", "지뢰찾기", "マインスイーパ*"),
-        mechanics=("mines", "hidden mines", "mijnen", "minen", "flag the", "flags", "vlaggetje*", "bombs hidden"),
-        nearest="memory",
-    ),
-    UnbuiltGenre(
         id="maze-chase", name="maze chase (Pac-Man)",
         names=("pac-man", "pacman", "pac man", "ms. pac-man", "吃豆人", "吃豆", "小精靈", "팩맨", "パックマン"),
         mechanics=("maze*", "doolhof*", "labyrinth*", "labirint*", "laberinto*", "corridor*", "gangetjes", "gangen",
@@ -58,20 +50,6 @@ _ALL: tuple[UnbuiltGenre, ...] = (
                "버블 슈터", "バブルシューター"),
         mechanics=("bubbles", "bellen", "blasen", "bolle"),
         nearest="match3",
-    ),
-    UnbuiltGenre(
-        id="typing", name="typing game",
-        names=("typing game", "typing tutor", "typeracer", "type racer", "typespel", "tippspiel",
-               "打字", "타자 게임", "タイピング"),
-        mechanics=("typing", "type the words", "type words", "keyboard words", "typ de woorden", "tippe die wörter"),
-        nearest="simon",
-    ),
-    UnbuiltGenre(
-        id="slingshot", name="slingshot (Angry Birds)",
-        names=("angry birds", "slingshot", "sling shot", "katapult*", "catapult*", "fionda", "弹弓", "彈弓", "새총",
-               "パチンコ"),
-        mechanics=("launch the", "knock down", "towers of blocks", "physics"),
-        nearest="shooter",
     ),
     UnbuiltGenre(
         id="rhythm", name="rhythm (Piano Tiles)",

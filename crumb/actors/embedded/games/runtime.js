@@ -1,6 +1,7 @@
 /* CRUMB game runtime: one shared engine for every embedded genre.
  *
- * A genre file calls CrumbGame.register({genre, size, controls, survive, init, update, draw, hook}).
+ * A genre file calls CrumbGame.register({genre, size, controls, survive, letters, init, update, draw, hook}).
+ * letters:true means every letter key is the genre's (typing): Escape pauses instead of P.
  * The runtime owns everything a genre should not have to think about: canvas fitting, phases
  * (title/playing/paused/over/won), timer, lives, score, target, HUD, input, the seeded RNG, the rAF
  * loop (driven by rAF timestamps so QA's fake clock can run a round in milliseconds), fault injection,
@@ -277,14 +278,18 @@
         return true;
       }
       if (phase === "paused") {
-        if (!isKey || key === "p" || key === "P") { phase = "playing"; clearInput(); }
+        if (!isKey || isPauseKey(key)) { phase = "playing"; clearInput(); }
         return true;
       }
-      if (phase === "playing" && isKey && (key === "p" || key === "P")) {
+      if (phase === "playing" && isKey && isPauseKey(key)) {
         phase = "paused"; clearInput(); return true;
       }
       return false;
     }
+
+    // P pauses; a genre that reads letters (def.letters: typing) pauses with Escape instead.
+    var PAUSE_KEYS = def.letters ? ["Escape"] : ["p", "P"];
+    function isPauseKey(key) { return PAUSE_KEYS.indexOf(key) >= 0; }
 
     function gameplayBlocked() { return fault === "noinput"; }
 
@@ -300,7 +305,7 @@
         input.held.add(key);
         return;
       }
-      if (phase === "paused") { if (key === "p" || key === "P" || starter) phaseInput(false, key); return; }
+      if (phase === "paused") { if (isPauseKey(key) || starter) phaseInput(false, key); return; }
       if (starter && !e.repeat) phaseInput(true, key);
     });
     window.addEventListener("keyup", function (e) {
@@ -519,7 +524,7 @@
           try { extra = def.hook(s, api) || {}; } catch (e) { extra = {}; }
         }
         if (phase === "playing") hint = Array.isArray(extra.hint) ? extra.hint : [];
-        else if (phase === "paused") hint = [{type: "key", key: "p"}];
+        else if (phase === "paused") hint = [{type: "key", key: PAUSE_KEYS[0]}];
         else hint = [{type: "key", key: "Enter"}];
         var out = JSON.parse(JSON.stringify(extra));
         out.phase = phase; out.score = score; out.lives = lives;
