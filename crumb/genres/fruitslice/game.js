@@ -9,6 +9,38 @@
                 ["lime", "#7ccf3a", "#d9f7a6", 23], ["melon", "#2f9e44", "#ff5a6e", 36],
                 ["plum", "#8e44ad", "#f1c6ff", 24], ["lemon", "#ffe14d", "#fff8c9", 25]];
 
+  function drawItem(g, it, s, api) {
+    var pal = api.pal;
+    g.save(); g.translate(it.x, it.y); g.rotate(it.rot);
+    if (it.bomb) {
+      api.glow(g, 0, 0, it.r * 2, pal.danger);
+      g.fillStyle = "#1b1b22"; g.beginPath(); g.arc(0, 0, it.r, 0, Math.PI * 2); g.fill();
+      g.strokeStyle = pal.danger; g.lineWidth = 3; g.beginPath(); g.arc(0, 0, it.r - 3, 0, Math.PI * 2); g.stroke();
+      g.fillStyle = "#555"; g.fillRect(-5, -it.r - 7, 10, 8);
+      g.strokeStyle = "#c8a06a"; g.lineWidth = 2; g.beginPath(); g.moveTo(0, -it.r - 7); g.quadraticCurveTo(8, -it.r - 16, 4, -it.r - 22); g.stroke();
+      g.fillStyle = (s.t * 8) % 2 < 1 ? pal.accent2 : "#ffffff"; g.beginPath(); g.arc(4, -it.r - 23, 4, 0, Math.PI * 2); g.fill();
+      g.strokeStyle = "#ffffff"; g.lineWidth = 3;
+      g.beginPath(); g.moveTo(-8, -8); g.lineTo(8, 8); g.moveTo(8, -8); g.lineTo(-8, 8); g.stroke();
+    } else {
+      var k = it.kind, grad = g.createRadialGradient(-it.r * 0.35, -it.r * 0.35, it.r * 0.1, 0, 0, it.r);
+      grad.addColorStop(0, api.shade(k[1], 60)); grad.addColorStop(1, k[1]);
+      g.fillStyle = grad; g.beginPath(); g.arc(0, 0, it.r, 0, Math.PI * 2); g.fill();
+      if (k[0] === "melon") {
+        g.strokeStyle = api.shade(k[1], -40); g.lineWidth = 3;
+        for (var st = -2; st <= 2; st++) { g.beginPath(); g.ellipse(0, 0, Math.abs(st) * it.r * 0.3 + 2, it.r - 1, 0, 0, Math.PI * 2); g.stroke(); }
+      }
+      g.fillStyle = "#5b3a1a"; g.fillRect(-2, -it.r - 6, 4, 8);
+      g.fillStyle = "#4caf50"; g.beginPath(); g.ellipse(7, -it.r - 3, 8, 4, -0.5, 0, Math.PI * 2); g.fill();
+    }
+    g.restore();
+  }
+
+  var DECO = [[120, 190, 3, -0.3], [350, 160, 1, 0.4], [250, 600, 0, 0.2], [400, 560, 4, -0.5], [80, 560, 5, 0.9],
+              [300, 260, -1, 0]].map(function (d) {
+    var k = FRUITS[Math.max(0, d[2])];
+    return {x: d[0], y: d[1], r: d[2] < 0 ? 24 : k[3], bomb: d[2] < 0, kind: k, rot: d[3]};
+  });
+
   function throwVolley(s, api) {
     var n = 1 + api.randInt(Math.min(4, 2 + Math.floor(s.t / 15)));
     var bombP = Math.min(0.22, 0.08 + s.t * 0.004);
@@ -165,32 +197,9 @@
         g.fillStyle = hv.kind[2]; g.beginPath(); g.ellipse(0, 0, hv.r * 0.85, hv.r * 0.22, 0, 0, Math.PI * 2); g.fill();
         g.restore();
       }
-      // whole fruit and bombs
-      for (var i = 0; i < s.items.length; i++) {
-        var it = s.items[i];
-        g.save(); g.translate(it.x, it.y); g.rotate(it.rot);
-        if (it.bomb) {
-          api.glow(g, 0, 0, it.r * 2, pal.danger);
-          g.fillStyle = "#1b1b22"; g.beginPath(); g.arc(0, 0, it.r, 0, Math.PI * 2); g.fill();
-          g.strokeStyle = pal.danger; g.lineWidth = 3; g.beginPath(); g.arc(0, 0, it.r - 3, 0, Math.PI * 2); g.stroke();
-          g.fillStyle = "#555"; g.fillRect(-5, -it.r - 7, 10, 8);
-          g.strokeStyle = "#c8a06a"; g.lineWidth = 2; g.beginPath(); g.moveTo(0, -it.r - 7); g.quadraticCurveTo(8, -it.r - 16, 4, -it.r - 22); g.stroke();
-          g.fillStyle = (s.t * 8) % 2 < 1 ? pal.accent2 : "#ffffff"; g.beginPath(); g.arc(4, -it.r - 23, 4, 0, Math.PI * 2); g.fill();
-          g.strokeStyle = "#ffffff"; g.lineWidth = 3;
-          g.beginPath(); g.moveTo(-8, -8); g.lineTo(8, 8); g.moveTo(8, -8); g.lineTo(-8, 8); g.stroke();
-        } else {
-          var k = it.kind, grad = g.createRadialGradient(-it.r * 0.35, -it.r * 0.35, it.r * 0.1, 0, 0, it.r);
-          grad.addColorStop(0, api.shade(k[1], 60)); grad.addColorStop(1, k[1]);
-          g.fillStyle = grad; g.beginPath(); g.arc(0, 0, it.r, 0, Math.PI * 2); g.fill();
-          if (k[0] === "melon") {
-            g.strokeStyle = api.shade(k[1], -40); g.lineWidth = 3;
-            for (var st = -2; st <= 2; st++) { g.beginPath(); g.ellipse(0, 0, Math.abs(st) * it.r * 0.3 + 2, it.r - 1, 0, 0, Math.PI * 2); g.stroke(); }
-          }
-          g.fillStyle = "#5b3a1a"; g.fillRect(-2, -it.r - 6, 4, 8);
-          g.fillStyle = "#4caf50"; g.beginPath(); g.ellipse(7, -it.r - 3, 8, 4, -0.5, 0, Math.PI * 2); g.fill();
-        }
-        g.restore();
-      }
+      // whole fruit and bombs (on the title screen, a still life of them)
+      var shown = api.phase === "title" ? DECO : s.items;
+      for (var i = 0; i < shown.length; i++) drawItem(g, shown[i], s, api);
       // the blade's trail
       if (s.trail.length > 1) {
         g.lineCap = "round"; g.lineJoin = "round";
@@ -211,7 +220,7 @@
         g.fillStyle = pal.accent2; g.beginPath(); g.arc(bl.x, bl.y, 5, 0, Math.PI * 2); g.fill();
       }
       if (s.boom > 0) { g.fillStyle = api.alpha("#ffffff", s.boom); g.fillRect(0, 0, W, H); }
-      api.text(g, "Sliced " + s.sliced, 14, api.top + 22, 15, api.alpha(pal.text, 0.85), "left");
+      if (api.phase !== "title") api.text(g, "Sliced " + s.sliced, 14, api.top + 22, 15, api.alpha(pal.text, 0.85), "left");
       if (s.combo > 2) api.text(g, "Combo " + s.combo, W - 14, api.top + 22, 15, pal.accent2, "right");
     },
 

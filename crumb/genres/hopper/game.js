@@ -247,7 +247,7 @@
         if (p.face !== "up") { g.fillRect(fx - 9 + face * 6, by - 8, 4, 4); g.fillRect(fx + 5 + face * 6, by - 8, 4, 4); }
         g.fillStyle = "#ff9800"; g.fillRect(fx - 9, by + 14, 5, 4); g.fillRect(fx + 4, by + 14, 5, 4);
       }
-      api.text(g, "Row " + s.best, W - 14, api.top + 20, 15, "#ffffff", "right");
+      if (api.phase !== "title") api.text(g, "Row " + s.best, W - 14, api.top + 20, 15, "#ffffff", "right");
     },
 
     hook: function (s, api) {
@@ -265,9 +265,13 @@
         if (t > bestT) { bestT = t; best = d; }
       }
       if (best && best !== "stay") hint.push({type: "key", key: KEY_OF[best]});
-      var here = row(s, s.p.r, api);
+      var here = row(s, s.p.r, api), lanes = [];
+      for (var k = 0; k < 6; k++) {
+        var rw = row(s, s.p.r + k, api);
+        lanes.push({type: rw.type, speed: rw.v ? +Math.abs(rw.v).toFixed(2) : 0, dir: rw.v > 0 ? "right" : rw.v < 0 ? "left" : null});
+      }
       return {hint: hint, row: s.p.r, bestRow: s.best, column: Math.floor(s.p.x / CW), lane: here.type,
-              ahead: row(s, s.p.r + 1, api).type, hops: s.hops, deaths: s.deaths, lastDeath: s.lastDeath,
+              ahead: row(s, s.p.r + 1, api).type, lanes: lanes, hops: s.hops, deaths: s.deaths, lastDeath: s.lastDeath,
               goalEvery: s.levels !== null ? LEVEL_ROWS : null};
     },
   });

@@ -90,6 +90,6 @@ GENRE = Genre(
              "text": "#ffffff"},
     defaults={"lives": 3},
     honours={"lives": None, "levels": None},
-    state_keys=("row", "bestRow", "column", "lane", "ahead", "hops", "deaths", "lastDeath", "goalEvery"),
+    state_keys=("row", "bestRow", "column", "lane", "ahead", "lanes", "hops", "deaths", "lastDeath", "goalEvery"),
     idle_safe=True,
 )
