@@ -118,17 +118,17 @@
     draw: function (g, s, api) {
       var pal = api.pal;
       var white = api.mix("#ffffff", pal.bg, 0.07), ivory = api.mix("#f4f1ea", pal.bg, 0.12);
-      // the white tiles: lanes with faint row lines that scroll on the beat
-      for (var l = 0; l < LANES; l++) {
-        g.fillStyle = l % 2 ? white : ivory; g.fillRect(l * LW, 0, LW, H);
-      }
-      g.fillStyle = api.alpha(pal.accent, 0.06 + 0.1 * s.beat); g.fillRect(0, 0, W, H);
-      g.strokeStyle = api.alpha(pal.bg, 0.18); g.lineWidth = 1;
+      // the white tiles: lanes painted once, with faint row lines that scroll on the beat
+      g.drawImage(api.cache("rhythm-lanes", function (cg) {
+        for (var l = 0; l < LANES; l++) { cg.fillStyle = l % 2 ? white : ivory; cg.fillRect(l * LW, 0, LW, H); }
+        cg.strokeStyle = api.alpha(pal.bg, 0.35); cg.lineWidth = 2;
+        for (var v = 1; v < LANES; v++) { cg.beginPath(); cg.moveTo(v * LW, 0); cg.lineTo(v * LW, H); cg.stroke(); }
+      }), 0, 0, W, H);
+      g.strokeStyle = api.alpha(s.beat > 0.05 ? pal.accent : pal.bg, 0.18 + 0.4 * s.beat); g.lineWidth = 1 + 2 * s.beat;
       var off = (s.base + s.scroll) % TH;
-      for (var y = off; y < H; y += TH) { g.beginPath(); g.moveTo(0, y); g.lineTo(W, y); g.stroke(); }
-      if (off > 0) { g.beginPath(); g.moveTo(0, off - TH); g.stroke(); }
-      g.strokeStyle = api.alpha(pal.bg, 0.35); g.lineWidth = 2;
-      for (var v = 1; v < LANES; v++) { g.beginPath(); g.moveTo(v * LW, 0); g.lineTo(v * LW, H); g.stroke(); }
+      g.beginPath();
+      for (var y = off; y < H; y += TH) { g.moveTo(0, y); g.lineTo(W, y); }
+      g.stroke();
       // the black tiles
       var next = nextTile(s);
       for (var i = 0; i < s.tiles.length; i++) {
@@ -169,12 +169,13 @@
     },
 
     hook: function (s, api) {
-      // the hint: the lanes of the next black tiles on screen, in order (up to three, so a slow
+      // the hint: the lanes of the next black tiles, in order (up to three, so a slow
       // autopilot keeps up with a quick song)
       var hint = [], shown = [];
       for (var i = 0; i < s.tiles.length; i++) {
         var t = s.tiles[i];
-        if (t.hit || t.missed || !visible(s, t, api)) continue;
+        // tiles in the lower two thirds, as a player plays them (not the moment they show at the top)
+        if (t.hit || t.missed || !visible(s, t, api) || bottomOf(s, t.i) < H * 0.35) continue;
         if (hint.length < 3) hint.push({type: "key", key: LANE_KEYS[t.lane]});
       }
       for (var j = 0; j < s.tiles.length; j++) {
