@@ -42,7 +42,7 @@
     var pts = 10 + 2 * Math.min(10, s.combo - 1);
     var y = bottomOf(s, t.i) - TH / 2;
     api.burst(t.lane * LW + LW / 2, y, api.pal.accent, 10);
-    api.popup("+" + pts, t.lane * LW + LW / 2, y, api.pal.accent2);
+    api.popup("+" + pts, t.lane * LW + LW / 2, y, api.mix(api.pal.accent, "#000000", 0.5));   // on a white lane
     api.beep(NOTES[s.hits % NOTES.length]);
     s.pulse = 1;
     api.addScore(pts);
@@ -164,7 +164,7 @@
                  next && next.lane === q ? pal.accent2 : api.alpha(pal.text, 0.7), "center");
       }
       if (s.combo > 1) {
-        api.text(g, "\u00d7" + s.combo, W / 2, api.top + 40 + 8 * s.pulse, 30 + 8 * s.pulse, api.alpha(pal.accent, 0.85), "center");
+        api.text(g, "\u00d7" + s.combo, W / 2, api.top + 40 + 8 * s.pulse, 30 + 8 * s.pulse, api.mix(pal.accent, "#000000", 0.35), "center");
       }
     },
 
