@@ -81,6 +81,23 @@ CASES: list[tuple[str, str, dict[str, float], str]] = [
     ("テトリス、3分間、ステージ5", "blocks", {"time_limit_s": 180}, "ja"),
     ("フラッピーな鳥のゲーム、三つのライフ", "flappy", {"lives": 3}, "ja"),
     ("タイピングゲーム、制限時間60秒", "typing", {"time_limit_s": 60}, "ja"),
+    # rhythm, fruitslice, hopper: named, and described by their mechanics only
+    ("piano tiles with 3 lives and a 60 second song", "rhythm", {"lives": 3, "time_limit_s": 60}, "en"),
+    ("tap the black tiles to the beat and never the white ones", "rhythm", {}, "en"),
+    ("een ritmespel: tik de zwarte tegels op de maat, drie levens", "rhythm", {"lives": 3}, "nl"),
+    ("別踩白塊，60秒", "rhythm", {"time_limit_s": 60}, "zh-Hant"),
+    ("リズムゲーム、ライフ3つ", "rhythm", {"lives": 3}, "ja"),
+    ("fruit ninja with 3 lives and 60 seconds", "fruitslice", {"lives": 3, "time_limit_s": 60}, "en"),
+    ("swipe to slice the flying fruit but avoid the bombs", "fruitslice", {}, "en"),
+    ("切水果，三条命", "fruitslice", {"lives": 3}, "zh-Hans"),
+    ("Obst schneiden: zerschneide die Früchte, nicht die Bomben, 2 Leben", "fruitslice", {"lives": 2}, "de"),
+    ("과일 자르기 게임, 목숨 3개", "fruitslice", {"lives": 3}, "ko"),
+    ("hop a blocky chicken across endless roads and rivers", "hopper", {}, "en"),
+    ("crossy road with 3 lives and 2 minutes", "hopper", {"lives": 3, "time_limit_s": 120}, "en"),
+    ("help the frog cross the busy traffic lanes and jump on the logs, 3 levels", "hopper", {"levels": 3}, "en"),
+    ("een kip die de weg oversteekt, drie levens", "hopper", {"lives": 3}, "nl"),
+    ("un gioco in cui la gallina attraversa la strada, con tre vite", "hopper", {"lives": 3}, "it"),
+    ("青蛙过河，五条命", "hopper", {"lives": 5}, "zh-Hans"),
 ]
 
 UNPLACEABLE = [

@@ -52,27 +52,6 @@ _ALL: tuple[UnbuiltGenre, ...] = (
         nearest="match3",
     ),
     UnbuiltGenre(
-        id="rhythm", name="rhythm (Piano Tiles)",
-        names=("piano tiles", "don't tap the white tile", "dont tap the white tile", "rhythm game",
-               "guitar hero", "ritme*", "rhythmus*", "ritmo", "节奏", "節奏", "리듬", "リズム", "音ゲー"),
-        mechanics=("rhythm", "to the beat", "on the beat", "black tiles", "white tile*"),
-        nearest="whack",
-    ),
-    UnbuiltGenre(
-        id="fruit-slicing", name="fruit slicing (Fruit Ninja)",
-        names=("fruit ninja", "fruit slicing", "slice fruit", "slice the fruit", "fruit slice*", "切水果", "과일 자르기",
-               "フルーツ切り"),
-        mechanics=("slice*", "slash*", "swipe to cut", "cut the fruit", "snijd*", "schneide*", "taglia*"),
-        nearest="whack",
-    ),
-    UnbuiltGenre(
-        id="lane-hopper", name="lane hopper (Frogger, Crossy Road)",
-        names=("frogger", "crossy road", "cross the road", "过马路", "過馬路", "길 건너기"),
-        mechanics=("kikker*", "frosch*", "frog*", "roads and rivers", "lanes of traffic", "traffic", "logs", "hop across", "chicken", "kip",
-                   "huhn", "pollo"),
-        nearest="dodge",
-    ),
-    UnbuiltGenre(
         id="vertical-jumper", name="endless vertical jumper (Doodle Jump)",
         names=("doodle jump", "doodle-jump", "jump higher and higher", "涂鸦跳跃", "塗鴉跳躍", "두들 점프"),
         mechanics=("jump from platform to platform", "bounce up", "upward", "higher and higher", "climb higher",
