@@ -236,11 +236,13 @@ class Report(BaseModel):
     missed: list[str] = Field(description="the targets not met, one line each")
     results: list[PitchResult]
     seconds: float = 0.0
+    cpu_seconds: float = 0.0
     parallel: int = 0
     workers: int = 0
 
 
-def tally(results: Sequence[PitchResult], *, seconds: float = 0.0, parallel: int = 0, workers: int = 0) -> Report:
+def tally(results: Sequence[PitchResult], *, seconds: float = 0.0, cpu_seconds: float = 0.0, parallel: int = 0,
+          workers: int = 0) -> Report:
     overall, by_lang, by_genre = Tally(), dict[str, Tally](), dict[str, Tally]()
     for r in results:
         overall.add(r)
@@ -250,7 +252,8 @@ def tally(results: Sequence[PitchResult], *, seconds: float = 0.0, parallel: int
     missed = [f"{name}: {_pct(rates[name])} < target {_pct(target)}" for name, target in TARGETS.items()
               if rates[name] is not None and (rates[name] or 0.0) < target]
     return Report(overall=overall, by_language=dict(sorted(by_lang.items())), by_genre=dict(sorted(by_genre.items())),
-                  missed=missed, results=list(results), seconds=round(seconds, 1), parallel=parallel,
+                  missed=missed, results=list(results), seconds=round(seconds, 1), cpu_seconds=round(cpu_seconds, 1),
+                  parallel=parallel,
                   workers=workers)
 
 
@@ -269,8 +272,10 @@ def render(report: Report) -> str:
                 f"{nums + ' ' + _pct(r['numbers']):>14} {_pct(r['numbers_in_spec']):>8} {_pct(r['playable']):>9} "
                 f"{t.verdicts.get('PASS', 0):>5} {t.verdicts.get('PARTIAL', 0):>5}")
 
-    lines = [f"bench/pitches.jsonl: {report.overall.pitches} pitches in {report.seconds:.0f} s "
-             f"({report.parallel} sessions at once, {report.workers} effect workers, {os.cpu_count()} cores)", head,
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    lines = [f"bench/pitches.jsonl: {report.overall.pitches} pitches in {report.seconds:.0f} s wall, "
+             f"{report.cpu_seconds:.0f} s CPU ({report.parallel} sessions at once, {report.workers} effect workers, "
+             f"{os.cpu_count()} cores, load average {load:.1f})", head,
              row("overall", report.overall), "", "per language:", head]
     lines += [row(k, t) for k, t in report.by_language.items()]
     lines += ["", "per genre:", head]
@@ -312,12 +317,16 @@ class _Watch:
 
 
 def run_pitches(pitches: Sequence[EvalPitch], *, parallel: int, workers: int, timeout_s: float,
-                on_result: Callable[[PitchResult], None] = lambda r: None) -> list[PitchResult]:
-    """Run every pitch as a real session in one in-process daemon, at most `parallel` at once."""
+                on_result: Callable[[PitchResult], None] = lambda r: None) -> tuple[list[PitchResult], float]:
+    """Run every pitch as a real session in one in-process daemon, at most `parallel` at once; return the
+    results and the CPU seconds spent (this process and the browser under it: on a shared machine wall time
+    swings with others' load, CPU time is what the run itself costs)."""
+    from bench.qa import cpu_seconds
     from crumb.cli.sessions import drop_pitch
     from crumb.daemon.daemon import Daemon
 
     results: dict[int, PitchResult] = {}
+    cpu0, cpu = cpu_seconds(), 0.0
     with tempfile.TemporaryDirectory(prefix="crumb-evalset-") as tmp:
         root = Path(tmp).resolve()
         finished = threading.Event()
@@ -345,10 +354,11 @@ def run_pitches(pitches: Sequence[EvalPitch], *, parallel: int, workers: int, ti
                         del live[i]
                 time.sleep(0.05)  # polling transcript files between reads; not test synchronisation
         finally:
+            cpu = cpu_seconds() - cpu0  # before the browser closes: its processes are still counted
             finished.set()
             daemon.stop()
             worker.join(timeout=60)
-    return [results[i] for i in sorted(results)]
+    return [results[i] for i in sorted(results)], cpu
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -380,9 +390,10 @@ def main(argv: Sequence[str] | None = None) -> int:
               + (f"  ({r.note})" if r.note else ""), file=sys.stderr, flush=True)
 
     t0 = time.monotonic()
-    results = run_pitches(pitches, parallel=args.parallel, workers=args.workers, timeout_s=args.timeout,
-                          on_result=progress)
-    report = tally(results, seconds=time.monotonic() - t0, parallel=args.parallel, workers=args.workers)
+    results, cpu = run_pitches(pitches, parallel=args.parallel, workers=args.workers, timeout_s=args.timeout,
+                               on_result=progress)
+    report = tally(results, seconds=time.monotonic() - t0, cpu_seconds=cpu, parallel=args.parallel,
+                   workers=args.workers)
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(report.model_dump_json(indent=1), encoding="utf-8")
     print(report.model_dump_json(indent=1) if args.json else render(report))
