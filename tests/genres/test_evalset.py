@@ -65,3 +65,26 @@ def test_the_issue16_lists_cover_the_registry() -> None:
     """The labels may only use ids the studio has or issue 16 is adding."""
     assert set(registry().ids()) <= set(ISSUE16_GENRES)
     assert len(set(ISSUE16_GENRES)) == 28 and len(set(ISSUE16_LANGUAGES)) == 16
+
+
+def _events(probe_ok: bool) -> list[dict[str, object]]:
+    spec = {"genre": "match3", "language": "en", "numbers": {"time_limit_s": 60, "lives": 3},
+            "reading": {"language": {"language": "en"},
+                        "numbers": [{"field": "time_limit_s", "value": 60, "criterion": "timer"},
+                                    {"field": "lives", "value": 3, "honoured": False}]}}
+    qa = {"ok": True, "probes": [{"id": "timer", "ok": probe_ok}, {"id": "title", "ok": True}]}
+    return [{"kind": "spec", "data": spec}, {"kind": "qa.result", "data": qa},
+            {"kind": "audit", "data": {"verdict": "PARTIAL"}}]
+
+
+@pytest.mark.parametrize("probe_ok", [True, False])
+def test_a_number_counts_as_honoured_only_when_its_probe_held_in_the_game(probe_ok: bool) -> None:
+    from bench.pitches import score
+
+    line = EvalPitch(pitch="60-second match-3 with 3 lives", source="https://example.org/p", language="en",
+                     genre="match3", numbers={"time_limit_s": 60, "lives": 3})
+    r = score(line, _events(probe_ok))
+    by = {n.field: n for n in r.numbers}
+    assert by["time_limit_s"].in_spec and by["time_limit_s"].honoured is probe_ok
+    assert by["lives"].in_spec and not by["lives"].honoured  # in the spec, but no probe checks it
+    assert r.genre_ok and r.language_ok and r.playable and r.verdict == "PARTIAL"
