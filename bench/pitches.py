@@ -147,6 +147,7 @@ class PitchResult(BaseModel):
     numbers: list[NumberResult] = Field(default_factory=list)
     playable: bool = False
     verdict: str | None = None
+    feedback: str = Field(default="", description="the verdict's feedback: why it is not PASS")
     seconds: float = 0.0
     note: str = ""
 
@@ -188,6 +189,7 @@ def score(pitch: EvalPitch, events: Sequence[dict[str, Any]], *, session: str = 
     result.playable = bool(qa and qa.get("ok"))
     verdict = (audit or judged or {}).get("verdict")
     result.verdict = str(verdict) if verdict else None
+    result.feedback = str((audit or judged or {}).get("feedback") or "")
     if qa is None:
         result.note = "no qa.result"
     return result
