@@ -55,6 +55,7 @@ PLAY_JS = """async ({ms, chunk, rect}) => {
   const run = async (t) => { try { await clock.runFor(t); } catch (e) {
     const m = String(e).split('\\n')[0]; if (!errors.includes(m)) errors.push(m); } };
   const hints = () => { let s; try { s = window.__crumb.state(); } catch (e) { return []; }
+    if (s && (s.phase === 'won' || s.phase === 'over')) return [];  // the round is played: no restart
     const h = s && Array.isArray(s.hint) ? s.hint : [];
     return h.filter(x => x && ((x.type === 'key' && typeof x.key === 'string') || x.type === 'click' || x.type === 'tap')).slice(0, 3); };
   const NAMED = {' ': ['Space', 32], Enter: ['Enter', 13], Escape: ['Escape', 27], Shift: ['ShiftLeft', 16],

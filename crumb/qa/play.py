@@ -102,6 +102,11 @@ def controls_to_inputs(controls: Sequence[str]) -> list[Input]:
 
 
 def hint_inputs(state: Any) -> list[Input]:
+    """The inputs the game hints at; none once the round has ended, so that a play step that wins (or
+    loses) early does not follow the result screen's "press Enter" into a new round and lose the score
+    the probes are about to read."""
+    if isinstance(state, dict) and state.get("phase") in ("won", "over"):
+        return []
     hints = state.get("hint") if isinstance(state, dict) else None
     out: list[Input] = []
     for h in hints if isinstance(hints, list) else []:

@@ -215,3 +215,27 @@ def test_time_the_machine_stood_still_is_not_counted_against_the_game(monkeypatc
     assert result.ok, result.model_dump_json(indent=1)
     assert result.findings == [], result.findings
     assert result.rechecked is None or "stood still" in result.rechecked, result.rechecked
+
+
+def test_a_play_step_that_wins_early_leaves_the_won_round_for_the_probe(runner: QARunner, tmp_path: Path) -> None:
+    """Following the hints wins this game after three presses, early in a 3 s play step; its result
+    screen hints "press Enter" to play again, and the new round starts at score 0 with nothing to hint.
+    QA must stop at the won round: it once followed that hint and read score 0, failing a game that had
+    just won (minesweeper with two levels did)."""
+    game = tmp_path / "game"
+    game.mkdir()
+    html = (GAMES / "mini" / "index.html").read_text()
+    for old, new in (
+            ("let phase =", "let rounds = 0, phase ="),
+            ("function start() { phase = \"playing\";", "function start() { rounds++; phase = \"playing\";"),
+            ('else if (e.key === "ArrowLeft") x = Math.max(10, x - 12);',
+             'else if (e.key === "ArrowLeft") { x = Math.max(10, x - 12); if (phase === "playing" && ++score >= 3) phase = "won"; }'),
+            ("score = Math.floor(clock * 2);", ""),
+            ('hint: phase === "playing" ? [{ type: "key", key: "ArrowLeft" }]',
+             'hint: phase === "playing" ? (rounds === 1 ? [{ type: "key", key: "ArrowLeft" }] : [])')):
+        assert old in html, old
+        html = html.replace(old, new)
+    (game / "index.html").write_text(html)
+    result = runner.check(game, criteria=criteria(SCORE_UP))
+    score = next(p for p in result.probes if p.id == "score")
+    assert score.ok, score
