@@ -87,7 +87,7 @@
   }
 
   function spawn(s, api) {
-    var hp = 2 + s.wave + Math.floor(s.wave * s.wave / 4);
+    var hp = 1 + s.wave + Math.floor(s.wave * s.wave / 4);
     var boss = s.toSpawn === 1 && s.wave % 3 === 0;
     s.enemies.push({id: s.nextId++, d: -0.5, hp: boss ? hp * 4 : hp, max: boss ? hp * 4 : hp, boss: boss,
                     v: (1.6 + 0.08 * s.wave + api.rng() * 0.2) * (boss ? 0.7 : 1), wob: api.rng() * 6});
@@ -103,7 +103,7 @@
       var cfg = api.cfg || {};
       var s = {oy: oy(api), towers: [], enemies: [], shots: [], coins: 120, spent: 0, kills: 0, leaked: 0,
                wave: 0, waves: typeof cfg.levels === "number" && cfg.levels > 0 ? cfg.levels : null,
-               toSpawn: 0, spawnT: 0, breakT: 1.2, cursor: [6, 8], keys: false, nextId: 1, clock: 0,
+               toSpawn: 0, spawnT: 0, breakT: 0.5, cursor: [6, 8], keys: false, nextId: 1, clock: 0,
                banner: null, nope: null};
       return s;
     },
@@ -276,7 +276,7 @@
         for (var i = 0; i < COVER.length; i++) {
           var cv = COVER[i];
           if (towerAt(s, cv.x, cv.y)) continue;
-          if (early && cv.first > 6) continue;
+          if (early && cv.first > 2.5) continue;
           if (!pick || cv.n > pick.n || (cv.n === pick.n && cv.first < pick.first)) pick = cv;
         }
       }
