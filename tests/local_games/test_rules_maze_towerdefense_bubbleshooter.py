@@ -240,12 +240,16 @@ def cells(board: list[list[int]]) -> set[tuple[int, int]]:
     return {(r, c) for r, row in enumerate(board) for c, t in enumerate(row) if t >= 0}
 
 
+def landed(g: Game, shots: int) -> State:
+    """Wait until shot number `shots + 1` has landed and settled (or ended the round)."""
+    return advance_until(g, lambda s: s["shots"] > shots and (not s["flying"] or s["phase"] != "playing"), 3_000, 50)
+
+
 def shoot(g: Game, before: State) -> State:
     """Fire what the hint says and wait until the shot has landed and settled."""
     g.perform(before["hint"])
     g.advance(50)
-    return advance_until(g, lambda s: s["shots"] > before["shots"] and (not s["flying"] or s["phase"] != "playing"),
-                         3_000, 50)
+    return landed(g, before["shots"])
 
 
 def test_bubbleshooter_three_of_a_colour_pop_and_what_no_longer_hangs_falls(build, game):
@@ -290,7 +294,7 @@ def test_bubbleshooter_six_shots_that_pop_nothing_bring_the_ceiling_down(build, 
         g.key("ArrowLeft" if k % 2 else "ArrowRight")   # aim a little off each time, then fire
         g.key(" ")
         g.advance(50)
-        st = advance_until(g, lambda s: s["shots"] > before["shots"] and not s["flying"], 3_000, 50)
+        st = landed(g, before["shots"])
         if st["level"] > 1 or st["lives"] != before["lives"]:
             break
         if st["popped"] == before["popped"]:
