@@ -312,6 +312,8 @@
 
     draw: function (g, s, api) {
       var pal = api.pal;
+      // sprites are painted at the canvas's pixel scale: smoothing would resample every blit
+      g.imageSmoothingEnabled = false;
       g.drawImage(api.cache("bubbles-bg" + pal.bg + pal.accent, function (cg) {
         var bg = cg.createLinearGradient(0, 0, 0, H);
         bg.addColorStop(0, api.shade(pal.bg, 10)); bg.addColorStop(1, api.shade(pal.bg, -8));
@@ -330,10 +332,13 @@
         g.fillStyle = api.alpha(pal.accent, 0.35); g.fillRect(OX - 4, api.top + 4, COLS * 2 * R + 8, t0 - api.top - 4);
         g.fillStyle = pal.accent; g.fillRect(OX - 4, t0 - 3, COLS * 2 * R + 8, 3);
       }
-      for (var r = 0; r < ROWS; r++) for (var c = 0; c < rowLen(r); c++) {
-        var t = s.b[r][c];
-        if (t >= 0) drawBubble(g, cx(s, r, c), cy(s, r), t, 1);
-      }
+      // the board changes only when a shot lands: it is painted into a layer then, and blitted every frame
+      g.drawImage(api.cache("board" + s.ver + ":" + s.drop, function (cg) {
+        for (var r = 0; r < ROWS; r++) for (var c = 0; c < rowLen(r); c++) {
+          var t = s.b[r][c];
+          if (t >= 0) drawBubble(cg, cx(s, r, c), cy(s, r), t, 1);
+        }
+      }), 0, 0, W, H);
       g.restore();
       // danger line
       var low = lowest(s) > LINE_Y - ROW_H * 2;
@@ -382,6 +387,7 @@
         api.text(g, s.banner.text, W / 2, 332, 32, pal.accent2, "center");
         g.globalAlpha = 1;
       }
+      g.imageSmoothingEnabled = true;
     },
 
     hook: function (s, api) {

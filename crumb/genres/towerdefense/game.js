@@ -8,6 +8,7 @@
   var COST = 50, UPGRADE = [0, 60, 90];          // cost to build, then to reach level 2 and 3
   var RANGE = [0, 2.3, 2.7, 3.1], RELOAD = [0, 0.6, 0.45, 0.35], DAMAGE = [0, 1, 2, 3];
   var BREAK = 3;
+  var statusLayer = null;   // the status line, repainted only when what it says changes
 
   function oy(api) { return api.top + 56; }
 
@@ -203,10 +204,23 @@
         cg.strokeStyle = api.mix(pal.bg, pal.fg, 0.55); cg.lineWidth = CELL * 0.74;
         cg.stroke();
         cg.setLineDash([6, 10]); cg.strokeStyle = api.alpha(pal.bg, 0.35); cg.lineWidth = 2; cg.stroke(); cg.setLineDash([]);
+        // a few bushes and stones on the grass (a fixed pattern: the field looks the same every round)
+        for (var yy = 0; yy < ROWS; yy++) for (var xx = 0; xx < COLS; xx++) {
+          if (ROAD[xx + "," + yy]) continue;
+          var hsh = (xx * 73 + yy * 151 + xx * yy * 7) % 11, bx = (xx + 0.5) * CELL, by = Y + (yy + 0.5) * CELL;
+          if (hsh === 0) {
+            cg.fillStyle = api.shade(pal.bg, 28); cg.beginPath(); cg.arc(bx - 6, by + 2, 8, 0, Math.PI * 2); cg.arc(bx + 5, by - 3, 9, 0, Math.PI * 2); cg.fill();
+            cg.fillStyle = api.shade(pal.bg, 45); cg.beginPath(); cg.arc(bx + 2, by - 6, 4, 0, Math.PI * 2); cg.fill();
+          } else if (hsh === 5) {
+            cg.fillStyle = api.alpha(pal.fg, 0.28); cg.beginPath(); cg.ellipse(bx + 4, by + 6, 6, 4, 0.3, 0, Math.PI * 2); cg.fill();
+            cg.beginPath(); cg.ellipse(bx - 7, by - 5, 3.5, 2.5, 0, 0, Math.PI * 2); cg.fill();
+          }
+        }
         // the gate the creeps must not reach
         var end = pts[pts.length - 1];
         cg.fillStyle = api.alpha(pal.danger, 0.5); cg.fillRect(end[0] - CELL * 0.5, Y + ROWS * CELL - 8, CELL, 8);
         cg.fillStyle = "rgba(0,0,0,0.25)"; cg.fillRect(0, Y + ROWS * CELL, W, H - Y - ROWS * CELL);
+        api.text(cg, "Build 50¢ · upgrade 60¢/90¢ · stop them at the red gate", W / 2, Y + ROWS * CELL + 24, 13, api.alpha(pal.text, 0.6), "center");
       }), 0, 0, W, H);
 
       // the cursor (keyboard) with the range a tower there would have
@@ -255,10 +269,21 @@
         g.beginPath(); g.moveTo((sh.x0 + 0.5) * CELL, Y + (sh.y0 + 0.5) * CELL); g.lineTo((sh.x1 + 0.5) * CELL, Y + (sh.y1 + 0.5) * CELL); g.stroke();
       }
       // status line above the field and the footer
-      api.text(g, "Wave " + Math.max(1, s.wave) + (s.waves ? "/" + s.waves : ""), 14, Y - 22, 16, pal.text, "left");
-      api.text(g, "¢ " + s.coins, W / 2, Y - 22, 18, pal.accent2, "center");
-      api.text(g, "Towers " + s.towers.length, W - 14, Y - 22, 16, pal.text, "right");
-      api.text(g, "Build 50¢ · upgrade 60¢/90¢ · stop them at the red gate", W / 2, Y + ROWS * CELL + 24, 13, api.alpha(pal.text, 0.6), "center");
+      // text is slow on a software canvas: the status line is painted once per value and blitted
+      var status = "Wave " + Math.max(1, s.wave) + (s.waves ? "/" + s.waves : "") + "|" + s.coins + "|" + s.towers.length;
+      var parts = status.split("|");
+      var sc = CrumbGame.scaleOf(g);
+      if (!statusLayer || statusLayer.key !== status + sc) {
+        var c = statusLayer ? statusLayer.canvas : document.createElement("canvas");
+        c.width = Math.ceil(W * sc); c.height = Math.ceil(40 * sc);
+        var cg = c.getContext("2d");
+        cg.setTransform(sc, 0, 0, sc, 0, 0);
+        api.text(cg, parts[0], 14, 20, 16, pal.text, "left");
+        api.text(cg, "¢ " + parts[1], W / 2, 20, 18, pal.accent2, "center");
+        api.text(cg, "Towers " + parts[2], W - 14, 20, 16, pal.text, "right");
+        statusLayer = {key: status + sc, canvas: c};
+      }
+      g.drawImage(statusLayer.canvas, 0, Y - 42, W, 40);
       if (s.banner) {
         g.globalAlpha = Math.min(1, s.banner.t * 2);
         g.fillStyle = "rgba(0,0,0,0.5)"; g.fillRect(0, Y + 5.3 * CELL, W, 56);
@@ -270,7 +295,7 @@
     hook: function (s, api) {
       // the hint: build on the free tile that covers the most road (early in the round: near the start),
       // else upgrade the tower that covers the most, else wait for coins
-      var hint = [], pick = null;
+      var hint = [], pick = null, up = null;
       if (s.coins >= COST) {
         var early = s.towers.length === 0;
         for (var i = 0; i < COVER.length; i++) {
@@ -280,14 +305,13 @@
           if (!pick || cv.n > pick.n || (cv.n === pick.n && cv.first < pick.first)) pick = cv;
         }
       }
-      if (!pick) {
-        for (var j = 0; j < s.towers.length; j++) {
-          var tw = s.towers[j];
-          if (tw.level >= 3 || s.coins < UPGRADE[tw.level] || s.coins >= COST * 2) continue;
-          var cov = COVER.filter(function (c) { return c.x === tw.x && c.y === tw.y; })[0];
-          if (!pick || (cov && cov.n > pick.n)) pick = cov || {x: tw.x, y: tw.y, n: 0};
-        }
+      for (var j = 0; j < s.towers.length; j++) {
+        var tw = s.towers[j];
+        if (tw.level >= 3 || s.coins < UPGRADE[tw.level]) continue;
+        var cov = COVER.filter(function (c) { return c.x === tw.x && c.y === tw.y; })[0] || {x: tw.x, y: tw.y, n: 0};
+        if (!up || cov.n > up.n) up = cov;
       }
+      if (up && (s.towers.length >= 4 || !pick)) pick = up;
       if (pick) hint = [{type: "click", x: +(((pick.x + 0.5) * CELL) / W).toFixed(4), y: +((s.oy + (pick.y + 0.5) * CELL) / H).toFixed(4)}];
       return {
         hint: hint,
