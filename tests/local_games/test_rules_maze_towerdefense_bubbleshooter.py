@@ -327,3 +327,26 @@ def test_bubbleshooter_a_shot_limit_is_honoured(build, game):
         st = shoot(g, st)
     assert st["shots"] == 3 and st["movesLeft"] == 0
     assert st["phase"] in ("over", "won")
+
+
+def test_bubbleshooter_a_tap_fires_where_it_points(build, game):
+    g = game(build("bubbleshooter", lives=3), touch=True)
+    g.tap(0.5, 0.5)                                  # a tap starts the round...
+    g.advance(100)
+    st = g.state()
+    assert st["phase"] == "playing" and st["shots"] == 0
+    g.tap(0.25, 0.5)                                 # ...and then shoots up and to the left
+    st = landed(g, 0)
+    assert st["shots"] == 1 and st["aim"] > 1.5708
+
+
+def test_maze_a_tap_beside_the_hero_turns_it_that_way(build, game):
+    g = game(build("maze", lives=3), touch=True)
+    g.tap(0.5, 0.5)
+    g.advance(100)
+    st = g.state()
+    assert st["phase"] == "playing" and st["player"]["want"] == "left"
+    at, (x, y) = st["cells"], st["player"]["cell"]
+    g.tap(at["x"] + (x + 3) * at["dx"], at["y"] + y * at["dy"])   # three cells to its right
+    g.advance(50)
+    assert g.state()["player"]["want"] == "right"

@@ -477,15 +477,13 @@
       // the hero
       var p = s.pac, pp = pos(p), px = f.x + (pp.x + 0.5) * CELL, py = f.y + (pp.y + 0.5) * CELL;
       var rot = {right: 0, down: Math.PI / 2, left: Math.PI, up: -Math.PI / 2}[p.dir];
-      var open2 = p.moving ? 0.08 + 0.32 * Math.abs(Math.sin(s.mouth * 12)) : 0.22;
+      // the mouth: half its opening angle chomps while moving; dying, it opens all the way round
+      var half = (p.moving ? 0.08 + 0.32 * Math.abs(Math.sin(s.mouth * 12)) : 0.22) * Math.PI / 2;
       var R = CELL * 0.5;
-      if (s.dying > 0) {   // the hero folds up
-        open2 = Math.min(Math.PI * 0.98, (1.3 - s.dying) / 1.0 * Math.PI);
-        rot = -Math.PI / 2;
-      }
+      if (s.dying > 0) { half = Math.min(Math.PI * 0.98, (1.3 - s.dying) * Math.PI); rot = -Math.PI / 2; }
       halo(g, api, px, py, Math.round(R * 2.2), pal.accent2);
       g.fillStyle = pal.accent2;
-      g.beginPath(); g.moveTo(px, py); g.arc(px, py, R, rot + open2 * Math.PI / 2 / (s.dying > 0 ? Math.PI / 2 : 1), rot - open2 * Math.PI / 2 / (s.dying > 0 ? Math.PI / 2 : 1) + Math.PI * 2); g.closePath(); g.fill();
+      g.beginPath(); g.moveTo(px, py); g.arc(px, py, R, rot + half, rot - half + Math.PI * 2); g.closePath(); g.fill();
       g.restore();
       if (s.ready > 0 && api.phase === "playing") api.text(g, "Ready!", api.W / 2, f.y + 11 * CELL + 12, 22, pal.accent2, "center");
       if (s.fright > 0) {
