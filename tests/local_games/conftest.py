@@ -12,7 +12,7 @@ import pytest
 from crumb.actors.embedded.builder import build_game
 from crumb.protocol.game import Numbers, Spec
 
-GRID_GENRES = ("match3", "memory", "slide2048", "blocks", "whack", "clicker", "simon", "stacker")
+GRID_GENRES = ("match3", "memory", "slide2048", "blocks", "whack", "clicker", "simon", "stacker", "bubbleshooter")
 STEP_MS = 100
 T0 = 1_767_225_600_000   # 2026-01-01T00:00:00Z in ms: the fake clock's start
 KEYS = {" ": "Space"}   # KeyboardEvent.key -> Playwright key name where they differ

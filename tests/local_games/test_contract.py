@@ -18,6 +18,7 @@ GENRE_FIELDS = {
     "clicker": {"coins", "perClick", "perSecond", "upgrades"},
     "simon": {"sequenceLength", "step", "mode"},
     "stacker": {"row", "rows", "width", "height"},
+    "bubbleshooter": {"board", "current", "next", "shots", "popped", "dropped", "bubblesLeft", "ceilingDrop"},
 }
 
 

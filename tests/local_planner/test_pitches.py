@@ -98,6 +98,20 @@ CASES: list[tuple[str, str, dict[str, float], str]] = [
     ("een kip die de weg oversteekt, drie levens", "hopper", {"lives": 3}, "nl"),
     ("un gioco in cui la gallina attraversa la strada, con tre vite", "hopper", {"lives": 3}, "it"),
     ("青蛙过河，五条命", "hopper", {"lives": 5}, "zh-Hans"),
+    # maze, towerdefense, bubbleshooter (issue 16): by name, and by their mechanics alone
+    ("pac-man with 3 lives and 2 levels", "maze", {"lives": 3, "levels": 2}, "en"),
+    ("guide a hungry hero through a maze eating dots while four ghosts chase you", "maze", {}, "en"),
+    ("吃豆人游戏，三条命", "maze", {"lives": 3}, "zh-Hans"),
+    ("Ein Labyrinth voller Punkte, Geister jagen dich, drei Leben", "maze", {"lives": 3}, "de"),
+    ("Manoeuvreer het gele poppetje door nauwe gangetjes vol bolletjes en ontwijk de spookjes", "maze", {}, "nl"),
+    ("tower defense with 10 lives, 90 seconds", "towerdefense", {"lives": 10, "time_limit_s": 90}, "en"),
+    ("build towers along the path to stop waves of enemies before they get through", "towerdefense", {}, "en"),
+    ("Turmverteidigung mit zehn Leben", "towerdefense", {"lives": 10}, "de"),
+    ("タワーディフェンス、ライフ5つ", "towerdefense", {"lives": 5}, "ja"),
+    ("bubble shooter with 3 lives and 2 levels", "bubbleshooter", {"lives": 3, "levels": 2}, "en"),
+    ("aim and shoot coloured bubbles, three of the same colour pop and loose ones fall", "bubbleshooter", {}, "en"),
+    ("泡泡龍，三條命", "bubbleshooter", {"lives": 3}, "zh-Hant"),
+    ("een bellenschieter met 40 zetten", "bubbleshooter", {"moves": 40}, "nl"),
 ]
 
 UNPLACEABLE = [

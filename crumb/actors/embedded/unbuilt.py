@@ -30,28 +30,6 @@ class UnbuiltGenre(BaseModel):
 
 _ALL: tuple[UnbuiltGenre, ...] = (
     UnbuiltGenre(
-        id="maze-chase", name="maze chase (Pac-Man)",
-        names=("pac-man", "pacman", "pac man", "ms. pac-man", "吃豆人", "吃豆", "小精靈", "팩맨", "パックマン"),
-        mechanics=("maze*", "doolhof*", "labyrinth*", "labirint*", "laberinto*", "corridor*", "gangetjes", "gangen",
-                   "ghost*", "spook*", "spookjes", "geist*", "fantasm*", "fantôme*", "pellet*", "dots", "bolletjes",
-                   "puntjes", "迷宫", "迷宮", "幽灵", "幽靈", "유령", "미로", "迷路", "おばけ", "ゴースト"),
-        nearest="snake",
-    ),
-    UnbuiltGenre(
-        id="tower-defense", name="tower defense",
-        names=("tower defense", "tower defence", "torenverdediging", "turmverteidigung", "difesa della torre",
-               "塔防", "타워 디펜스", "タワーディフェンス", "bloons"),
-        mechanics=("towers", "waves of enemies", "torens", "türme", "torri", "creeps", "along the path"),
-        nearest="shooter",
-    ),
-    UnbuiltGenre(
-        id="bubble-shooter", name="bubble shooter",
-        names=("bubble shooter", "bubble-shooter", "puzzle bobble", "bust-a-move", "bubble pop*", "泡泡龙", "泡泡龍",
-               "버블 슈터", "バブルシューター"),
-        mechanics=("bubbles", "bellen", "blasen", "bolle"),
-        nearest="match3",
-    ),
-    UnbuiltGenre(
         id="vertical-jumper", name="endless vertical jumper (Doodle Jump)",
         names=("doodle jump", "doodle-jump", "jump higher and higher", "涂鸦跳跃", "塗鴉跳躍", "두들 점프"),
         mechanics=("jump from platform to platform", "bounce up", "upward", "higher and higher", "climb higher",
