@@ -85,7 +85,6 @@ def test_a_genre_outside_the_catalogue_is_built_as_the_nearest_and_said_so(entry
 @pytest.mark.parametrize(("pitch", "asked"), [
     ("Minesweeper: click squares to clear a board hiding mines", "Minesweeper"),
     ("Manoeuvreer het gele poppetje door nauwe gangetjes vol bolletjes en ontwijk de spookjes", "maze chase (Pac-Man)"),
-    ("Tap to keep a ball bouncing up through rotating multicoloured obstacles", "colour gate (Color Switch)"),
     ("Hop a blocky chicken across endless roads and rivers", "lane hopper (Frogger, Crossy Road)"),
     ("bubble shooter with pastel bubbles", "bubble shooter"),
 ])
