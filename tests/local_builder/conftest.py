@@ -17,8 +17,8 @@ from crumb.protocol.game import Numbers, Spec
 
 CHUNK_MS = 100  # QA's play step decides once per 100 ms of game time and holds keys that long
 
-MY_GENRES = ["snake", "breakout", "flappy", "runner", "shooter", "platformer", "pong", "dodge"]
-SURVIVE = {"flappy", "runner", "dodge"}
+MY_GENRES = ["snake", "breakout", "flappy", "runner", "shooter", "platformer", "pong", "dodge", "jumper", "colorgate", "hole"]
+SURVIVE = {"flappy", "runner", "dodge", "hole"}
 
 
 def make_spec(genre: str, **numbers: Any) -> Spec:

@@ -65,6 +65,6 @@ GENRE = Genre(
              "text": "#ffffff"},
     defaults={"lives": 3, "levels": 5},
     honours={"lives": None, "levels": (1, 50)},
-    state_keys=("ballY", "ballColor", "vy", "gatesPassed", "nextGate", "gateColor", "changers"),
+    state_keys=("ballY", "ballColor", "vy", "waiting", "gatesPassed", "nextGate", "gateColor", "changers"),
     idle_safe=True,
 )

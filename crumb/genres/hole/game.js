@@ -265,11 +265,17 @@
           if (fd > far) { far = fd; tgt = {kind: "away", x: fx, y: fy}; }
         }
       } else tgt = bestTarget(s, api);
+      var big = null, bd = 1e9;        // the nearest standing thing still too big to swallow
+      for (var i = 0; i < s.objects.length; i++) {
+        var o = s.objects[i], od = Math.hypot(o.x - s.x, o.y - s.y);
+        if (!o.vx && !o.vy && !eatable(s, o) && od < bd) { bd = od; big = o; }
+      }
       if (tgt) hint.push({type: "click", x: +(tgt.x / api.W).toFixed(4), y: +(tgt.y / api.H).toFixed(4)});
       return {hint: hint, holeX: Math.round(s.x), holeY: Math.round(s.y), holeRadius: Math.round(s.r * 10) / 10,
               swallowed: s.swallowed, objects: s.objects.length, eatenBy: s.eatenBy,
               rival: rv.gone ? null : {x: Math.round(rv.x), y: Math.round(rv.y), r: Math.round(rv.r * 10) / 10},
-              nextTarget: tgt ? {kind: tgt.kind, x: Math.round(tgt.x), y: Math.round(tgt.y)} : null};
+              nextTarget: tgt ? {kind: tgt.kind, x: Math.round(tgt.x), y: Math.round(tgt.y)} : null,
+              tooBig: big ? {kind: big.kind, x: Math.round(big.x), y: Math.round(big.y), size: big.size} : null};
     },
   });
 

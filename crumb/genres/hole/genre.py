@@ -60,6 +60,6 @@ GENRE = Genre(
              "text": "#eceff4"},
     defaults={"lives": 3, "time_limit_s": 90},
     honours={"lives": None},
-    state_keys=("holeX", "holeY", "holeRadius", "swallowed", "objects", "rival", "nextTarget"),
+    state_keys=("holeX", "holeY", "holeRadius", "swallowed", "objects", "eatenBy", "rival", "nextTarget", "tooBig"),
     survive_win=True,
 )

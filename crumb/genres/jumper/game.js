@@ -124,6 +124,7 @@
         if (p.broken > 0) { p.broken += dt * 2; p.y += 300 * dt; continue; }
         if (s.vy > 0 && prevY <= p.y + 2 && s.y >= p.y && Math.abs(wrapDx(s.x - p.x, api.W)) < p.w / 2 + PW * 0.35) {
           s.y = p.y;
+          s.height = Math.max(s.height, Math.round(s.startY - p.y));   // the highest platform landed on
           var spring = p.spring && Math.abs(s.x - p.x) < 22;
           s.vy = jumpV(api, spring ? SPRING : JUMP);
           s.squash = 0.18;
@@ -137,9 +138,8 @@
       if (s.blink > 0) s.blink -= dt;
       if (s.flash > 0) s.flash -= dt;
 
-      // The camera only ever rises; every 10 px climbed is a point.
+      // The camera only ever rises; every 10 px of the highest platform landed on is a point.
       if (s.y - s.cam < api.H * TOP_FRAC) s.cam = s.y - api.H * TOP_FRAC;
-      s.height = Math.max(s.height, Math.round(s.startY - s.y));
       var metres = Math.floor(s.height / 10);
       if (metres > s.best) { api.addScore(metres - s.best); s.best = metres; if (api.phase !== "playing") return; }
       var lv = levelOf(s);

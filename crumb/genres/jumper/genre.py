@@ -50,7 +50,7 @@ GENRE = Genre(
     win="Climb through every level (or reach the target score).",
     lose="Fall off the bottom of the screen with no lives left.",
     rules=("The jumper bounces on every platform it lands on from above; springs throw it much higher and cracked "
-           "platforms break after one bounce. The screen wraps left to right. Every metre climbed scores one point; "
+           "platforms break after one bounce. The screen wraps left to right. Every metre of the highest platform landed on scores a point; "
            "falling off the bottom costs a life. Each level is higher, with fewer and moving platforms."),
     references=("Doodle Jump (Lima Sky, 2009)", "Icy Tower (Free Lunch Design, 2001)"),
     pitches=("a doodle jump clone with 3 lives",
