@@ -177,9 +177,11 @@
     },
     draw: function (g, s, api) {
       var p = api.pal, W = api.W, H = api.H, C = cols(api);
-      var bgr = g.createRadialGradient(W / 2, H * 0.45, 40, W / 2, H * 0.45, H * 0.8);
-      bgr.addColorStop(0, api.shade(p.bg, 16)); bgr.addColorStop(1, api.shade(p.bg, -8));
-      g.fillStyle = bgr; g.fillRect(0, 0, W, H);
+      g.drawImage(api.cache("colorgate-bg", function (cg) {
+        var bgr = cg.createRadialGradient(W / 2, H * 0.45, 40, W / 2, H * 0.45, H * 0.8);
+        bgr.addColorStop(0, api.shade(p.bg, 16)); bgr.addColorStop(1, api.shade(p.bg, -8));
+        cg.fillStyle = bgr; cg.fillRect(0, 0, W, H);
+      }), 0, 0, W, H);
       var par = s.cam * 0.3, first = Math.floor(par / 60) - 1;
       for (var i = first; i < first + 14; i++) {
         g.fillStyle = api.alpha(C[i & 3], 0.18 + 0.2 * hash(i + 2));

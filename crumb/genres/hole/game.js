@@ -296,7 +296,7 @@
     var p = api.pal, x = o.x, y = o.y, z = o.size * k;
     var tints = [p.accent, p.accent2, p.danger];
     g.save();
-    g.fillStyle = "rgba(0,0,0,0.22)"; g.beginPath(); g.ellipse(x + z * 0.25, y + z * 0.3, z, z * 0.8, 0, 0, Math.PI * 2); g.fill();
+    if (o.size > 10) { g.fillStyle = "rgba(0,0,0,0.22)"; g.beginPath(); g.ellipse(x + z * 0.25, y + z * 0.3, z, z * 0.8, 0, 0, Math.PI * 2); g.fill(); }
     switch (o.kind) {
       case "cone":
         g.fillStyle = "#ff8c2b"; g.beginPath(); g.moveTo(x, y - z * 1.2); g.lineTo(x + z, y + z * 0.8); g.lineTo(x - z, y + z * 0.8); g.fill();

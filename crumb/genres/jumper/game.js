@@ -160,9 +160,11 @@
     },
     draw: function (g, s, api) {
       var p = api.pal, W = api.W, H = api.H;
-      var sky = g.createLinearGradient(0, 0, 0, H);
-      sky.addColorStop(0, api.shade(p.bg, -18)); sky.addColorStop(1, api.shade(p.bg, 28));
-      g.fillStyle = sky; g.fillRect(0, 0, W, H);
+      g.drawImage(api.cache("jumper-sky", function (cg) {
+        var sky = cg.createLinearGradient(0, 0, 0, H);
+        sky.addColorStop(0, api.shade(p.bg, -18)); sky.addColorStop(1, api.shade(p.bg, 28));
+        cg.fillStyle = sky; cg.fillRect(0, 0, W, H);
+      }), 0, 0, W, H);
       // Stars and clouds drift past slower than the platforms.
       var par = s.cam * 0.35, first = Math.floor(par / 90) - 1;
       for (var i = first; i < first + 11; i++) {
@@ -202,9 +204,8 @@
         if (q.broken > 0) { g.globalAlpha = Math.max(0, 1 - q.broken); g.translate(q.x, y); g.rotate(q.broken * 0.6); g.translate(-q.x, -y); }
         var col = q.type === "moving" ? p.fg : q.type === "cracked" ? "#b5794a" :
           q.type === "rescue" ? p.accent2 : p.accent;
-        var pg = g.createLinearGradient(0, y, 0, y + PLAT_H);
-        pg.addColorStop(0, api.shade(col, 40)); pg.addColorStop(1, api.shade(col, -40));
-        g.fillStyle = pg; api.roundRect(g, x, y, q.w, PLAT_H, 7); g.fill();
+        g.fillStyle = api.shade(col, -45); api.roundRect(g, x, y + 2, q.w, PLAT_H - 2, 7); g.fill();
+        g.fillStyle = col; api.roundRect(g, x, y, q.w, PLAT_H - 4, 6); g.fill();
         g.fillStyle = api.alpha("#ffffff", 0.35); api.roundRect(g, x + 6, y + 2, q.w - 12, 3, 2); g.fill();
         if (q.type === "cracked") {
           g.strokeStyle = api.shade(col, -80); g.lineWidth = 2; g.beginPath();
