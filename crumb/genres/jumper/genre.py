@@ -38,7 +38,7 @@ GENRE = Genre(
         "pl": Words(strong=("coraz wyżej", "wyżej i wyżej"), weak=("z platformy na platformę", "w górę", "przechyl*", "sprężyn*", "trampolin*", "odbija*")),
         "tr": Words(strong=("gittikçe yüksel*", "daha da yükseğe", "hep yukarı"), weak=("platformdan platforma", "yukarı", "yukarıya", "trambolin*", "sekerek")),
         "uk": Words(strong=("все вище", "вище і вище", "дудл джамп"), weak=("з платформи на платформу", "вгору", "нахил*", "пружин*", "батут*", "відскак*")),
-        "vi": Words(strong=("càng lúc càng cao", "nhảy lên cao mãi", "nhảy lên mãi"), weak=("từ bục này sang bục khác", "lên cao", "nghiêng", "lò xo", "bật lên")),
+        "vi": Words(strong=("càng lúc càng cao", "nhảy lên cao mãi", "nhảy lên mãi"), weak=("từ bậc này sang bậc khác", "lên cao", "nghiêng", "lò xo", "bật lên")),
         "any": Words(strong=("🦘",)),
     },
     famous=("doodle jump", "icy tower"),
