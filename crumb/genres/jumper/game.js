@@ -189,7 +189,7 @@
       for (var lvl = 2; lvl <= s.level + 1; lvl++) {
         var ly = s.startY - (lvl - 1) * LEVEL_H - s.cam;
         if (ly < -10 || ly > H + 10) continue;
-        g.fillStyle = api.alpha(p.accent2, 0.18); g.fillRect(0, ly - 3, W, 6);
+        g.fillStyle = api.alpha(p.accent2, 0.5); g.fillRect(0, ly - 1.5, W, 3);
         api.text(g, "LEVEL " + lvl, W - 10, ly - 12, 12, p.accent2, "right");
       }
       for (var j = 0; j < s.platforms.length; j++) {
