@@ -18,8 +18,8 @@ from crumb.protocol.game import Numbers, Spec
 CHUNK_MS = 100  # QA's play step decides once per 100 ms of game time and holds keys that long
 
 MY_GENRES = ["snake", "breakout", "flappy", "runner", "shooter", "platformer", "pong", "dodge", "typing", "slingshot",
-             "rhythm", "fruitslice", "hopper", "maze", "towerdefense"]
-SURVIVE = {"flappy", "runner", "dodge", "typing", "rhythm", "fruitslice", "towerdefense"}
+             "rhythm", "fruitslice", "hopper", "maze", "towerdefense", "jumper", "colorgate", "hole"]
+SURVIVE = {"flappy", "runner", "dodge", "typing", "rhythm", "fruitslice", "towerdefense", "hole"}
 
 
 def make_spec(genre: str, **numbers: Any) -> Spec:

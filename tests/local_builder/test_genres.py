@@ -64,7 +64,7 @@ def test_time_limit_of_30s_ends_round_then_restart(load, genre: str) -> None:
     assert game.errors == []
 
 
-@pytest.mark.parametrize("genre", ["snake", "flappy", "runner", "shooter", "pong", "dodge", "rhythm", "fruitslice"])
+@pytest.mark.parametrize("genre", ["snake", "flappy", "runner", "shooter", "pong", "dodge", "rhythm", "fruitslice", "hole"])
 def test_losing_every_life_ends_the_round(load, genre: str) -> None:
     """Doing nothing loses these games: each lost life shows in state(), the last one ends the round."""
     game = load(make_spec(genre, lives=2))

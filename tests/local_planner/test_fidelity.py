@@ -84,7 +84,6 @@ def test_a_genre_outside_the_catalogue_is_built_as_the_nearest_and_said_so(entry
 
 @pytest.mark.parametrize(("pitch", "asked"), [
     ("Pinball: flick the flippers to keep the ball off the drain and hit the bumpers", "pinball"),
-    ("Tap to keep a ball bouncing up through rotating multicoloured obstacles", "colour gate (Color Switch)"),
 ])
 def test_pitches_that_describe_a_missing_genre_by_its_mechanics(pitch: str, asked: str) -> None:
     spec = plan_fully(pitch)

@@ -112,6 +112,19 @@ CASES: list[tuple[str, str, dict[str, float], str]] = [
     ("aim and shoot coloured bubbles, three of the same colour pop and loose ones fall", "bubbleshooter", {}, "en"),
     ("泡泡龍，三條命", "bubbleshooter", {"lives": 3}, "zh-Hant"),
     ("een bellenschieter met 40 zetten", "bubbleshooter", {"moves": 40}, "nl"),
+    # jumper, colorgate, hole: by name and by their mechanics alone
+    ("a doodle jump clone with 3 lives and 4 levels", "jumper", {"lives": 3, "levels": 4}, "en"),
+    ("bounce up from platform to platform, higher and higher, tilting left and right", "jumper", {}, "en"),
+    ("spring van platform naar platform, steeds hoger, met drie levens", "jumper", {"lives": 3}, "nl"),
+    ("どこまでも上へジャンプするゲーム、ライフ3つ", "jumper", {"lives": 3}, "ja"),
+    ("a color switch game with 3 lives", "colorgate", {"lives": 3}, "en"),
+    ("Tap to keep a ball bouncing up through rotating multicoloured obstacles", "colorgate", {}, "en"),
+    ("tap to bounce a ball up through rotating multicoloured gates, 60 seconds", "colorgate", {"time_limit_s": 60}, "en"),
+    ("컬러 스위치 게임, 목숨 3개", "colorgate", {"lives": 3}, "ko"),
+    ("a hole.io game, 2 minutes", "hole", {"time_limit_s": 120}, "en"),
+    ("move a hole around a city and swallow everything smaller than it, growing as you eat", "hole", {}, "en"),
+    ("Ein schwarzes Loch verschluckt die Stadt, Ziel 500 Punkte", "hole", {"target_score": 500}, "de"),
+    ("黑洞吞噬城市的游戏，限时90秒", "hole", {"time_limit_s": 90}, "zh-Hans"),
 ]
 
 UNPLACEABLE = [

@@ -30,26 +30,6 @@ class UnbuiltGenre(BaseModel):
 
 _ALL: tuple[UnbuiltGenre, ...] = (
     UnbuiltGenre(
-        id="vertical-jumper", name="endless vertical jumper (Doodle Jump)",
-        names=("doodle jump", "doodle-jump", "jump higher and higher", "涂鸦跳跃", "塗鴉跳躍", "두들 점프"),
-        mechanics=("jump from platform to platform", "bounce up", "upward", "higher and higher", "climb higher",
-                   "hoger en hoger", "immer höher"),
-        nearest="platformer",
-    ),
-    UnbuiltGenre(
-        id="colour-gate", name="colour gate (Color Switch)",
-        names=("color switch", "colour switch", "color-switch", "colour gates", "color gates", "彩色开关", "컬러 스위치"),
-        mechanics=("rotating", "multicolo*", "multi-colo*", "colour gate*", "color gate*", "matching colour",
-                   "matching color", "draaiende", "rotierende", "rotanti"),
-        nearest="flappy",
-    ),
-    UnbuiltGenre(
-        id="hole", name="hole/swallow (hole.io)",
-        names=("hole.io", "hole io", "black hole", "swallow everything", "黑洞", "블랙홀"),
-        mechanics=("swallow*", "grow the hole", "slok*", "verschling*", "inghiott*"),
-        nearest="snake",
-    ),
-    UnbuiltGenre(
         id="racing", name="racing",
         names=("race car", "racecar", "kart", "racespel", "rennspiel", "autorennen", "corsa", "赛车", "賽車",
                "레이싱", "レース"),
