@@ -203,12 +203,23 @@ _CLOSED = ("Target page, context or browser has been closed", "Target closed", "
            "Execution context was destroyed", "frame was detached", "Browser closed")
 
 
+_THROWN = re.compile(r"^[A-Za-z_$][\w$]*: ")  # how a thrown Error reads: "TypeError: x is undefined"
+
+
 def game_error(exc: BaseException) -> str | None:
-    """The game's own exception inside a fake-clock call ("Clock.run_for: TypeError: ..."), else None."""
+    """The game's own exception inside a fake-clock call ("Clock.run_for: TypeError: ..."), else None.
+
+    The browser going away is told apart by Playwright's own words, but only where they open the message:
+    a game whose error text says "crashed" is still the game's error (the Builder's injected crash says
+    so, and QA used to report it as its own failure)."""
     text = str(exc).strip()
-    if not text.startswith("Clock.") or any(c in text for c in _CLOSED):
+    if not text.startswith("Clock."):
         return None
     first = text.split(": ", 1)[1] if ": " in text else text
+    thrown = _THROWN.match(first)
+    said = first[thrown.end():] if thrown else first
+    if (any(said.startswith(c) for c in _CLOSED) if thrown else any(c in text for c in _CLOSED)):
+        return None
     return first.splitlines()[0].strip()
 
 

@@ -68,7 +68,7 @@ GENRE = Genre(
     palette={"bg": "#152041", "accent": "#7cc6ff", "accent2": "#ffd166", "danger": "#ff5d73", "fg": "#b9c8f0",
              "text": "#f6f8ff"},
     defaults={"lives": 3, "levels": 3},
-    honours={"lives": None, "levels": (1, 20), "moves": (1, 500)},
+    honours={"lives": None, "levels": (1, 20), "moves": (1, 500), "level_time_s": None},
     state_keys=("board", "current", "next", "shots", "popped", "dropped", "bubblesLeft", "ceilingDrop", "movesLeft",
                 "flying", "aim", "launcher"),
     idle_safe=True,

@@ -64,7 +64,7 @@ GENRE = Genre(
     palette={"bg": "#16161f", "accent": "#35e0ff", "accent2": "#ffe14d", "danger": "#ff2e88", "fg": "#8c52ff",
              "text": "#ffffff"},
     defaults={"lives": 3, "levels": 5},
-    honours={"lives": None, "levels": (1, 50)},
+    honours={"lives": None, "levels": (1, 50), "level_time_s": None},
     state_keys=("ballY", "ballColor", "vy", "waiting", "gatesPassed", "nextGate", "gateColor", "changers"),
     idle_safe=True,
 )

@@ -89,7 +89,7 @@ GENRE = Genre(
     palette={"bg": "#3f7d3a", "accent": "#ffe14d", "accent2": "#ff8a3d", "danger": "#ff3b47", "fg": "#dff5c8",
              "text": "#ffffff"},
     defaults={"lives": 3},
-    honours={"lives": None, "levels": None},
+    honours={"lives": None, "levels": None, "level_time_s": None},
     state_keys=("row", "bestRow", "column", "lane", "ahead", "lanes", "hops", "deaths", "lastDeath", "goalEvery"),
     idle_safe=True,
 )

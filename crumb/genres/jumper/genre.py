@@ -63,7 +63,7 @@ GENRE = Genre(
     palette={"bg": "#1e2a5a", "accent": "#7ee081", "accent2": "#ffd166", "danger": "#ef476f", "fg": "#8fb8ff",
              "text": "#ffffff"},
     defaults={"lives": 3, "levels": 5},
-    honours={"lives": None, "levels": (1, 50)},
+    honours={"lives": None, "levels": (1, 50), "level_time_s": None},
     state_keys=("height", "playerX", "playerY", "vy", "platforms", "nextPlatform", "falls"),
     idle_safe=True,
 )

@@ -68,7 +68,7 @@ GENRE = Genre(
     palette={"bg": "#07091a", "accent": "#3d5cff", "accent2": "#ffe14d", "danger": "#ff4d5e", "fg": "#ffc9a8",
              "text": "#f4f6ff"},
     defaults={"lives": 3, "levels": 3},
-    honours={"lives": None, "levels": (1, 20)},
+    honours={"lives": None, "levels": (1, 20), "level_time_s": None},
     state_keys=("pelletsLeft", "pelletsEaten", "powered", "ghostsEaten", "deaths", "player", "ghosts", "maze", "cells"),
     survive_win=False,
 )

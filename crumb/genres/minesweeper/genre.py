@@ -66,7 +66,7 @@ GENRE = Genre(
     palette={'bg': '#111a2b', 'accent': '#5c7cfa', 'accent2': '#ffd166', 'danger': '#ff5d73', 'fg': '#b9c6e6',
              'text': '#f5f7fb'},
     defaults={'lives': 3},
-    honours={'lives': None, 'levels': (1, 20), 'grid': (5, 14)},
+    honours={'lives': None, 'levels': (1, 20), 'grid': (5, 14), 'level_time_s': None},
     state_keys=('grid', 'mines', 'minesLeft', 'flags', 'revealed', 'safeLeft', 'exploded', 'placed', 'flagMode',
                 'cursor', 'board', 'mineAt', 'cells', 'modeButton'),
     idle_safe=True,

@@ -65,7 +65,7 @@ GENRE = Genre(
     palette={'bg': '#3d6fb6', 'accent': '#7cc576', 'accent2': '#ffd23f', 'danger': '#e63946', 'fg': '#cfe6ff',
              'text': '#ffffff'},
     defaults={'levels': 3, 'moves': 4},
-    honours={'lives': None, 'levels': (1, 12), 'moves': (1, 20)},
+    honours={'lives': None, 'levels': (1, 12), 'moves': (1, 20), 'level_time_s': None},
     state_keys=('movesLeft', 'shotsPerLevel', 'shots', 'targetsLeft', 'popped', 'blocksLeft', 'cleared', 'mode', 'aim',
                 'bird', 'sling', 'targets'),
 )

@@ -64,7 +64,7 @@ GENRE = Genre(
     palette={'bg': '#0f1a2e', 'accent': '#38bdf8', 'accent2': '#facc15', 'danger': '#f43f5e', 'fg': '#a5b4cf',
              'text': '#f8fafc'},
     defaults={'lives': 3},
-    honours={'lives': None, 'levels': (1, 30)},
+    honours={'lives': None, 'levels': (1, 30), 'level_time_s': None},
     state_keys=('words', 'active', 'typed', 'nextLetter', 'combo', 'bestCombo', 'mistakes', 'cleared', 'missed',
                 'wordsToLevel', 'keys', 'groundY', 'fallSpeed'),
     survive_win=True,

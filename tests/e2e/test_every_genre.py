@@ -1,0 +1,89 @@
+"""Every registered genre through plan, build and the full browser QA (real Chromium, every probe the
+Planner wrote): a pitch naming it with a clock and lives becomes a game that passes, and each of the
+Builder's injected faults makes that same game fail QA in the way the fault should be caught.
+
+A genre added as a folder is covered here without touching this file."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from crumb.actors.embedded.builder import FAULTS, build_game
+from crumb.genres import genres
+from crumb.protocol.game import QAResult, Spec
+from crumb.reducer.reduce import _qa_controls  # what the reducer hands QA: the spec's controls
+from tests.e2e.test_pitches import plan_fully
+
+pytestmark = pytest.mark.browser
+
+
+def pitch_for(genre_id: str) -> str:
+    """A plain English pitch naming the genre by its first strong word, stating a clock and lives."""
+    g = next(g for g in genres() if g.id == genre_id)
+    name = next(w.rstrip("*") for w in g.words["en"].strong)
+    lives = " and 2 lives" if "lives" in g.supported() else ""
+    return f"a {name}{'' if name.endswith('game') else ' game'} with 45 seconds{lives}"
+
+
+def failed_probes(result: QAResult) -> set[str]:
+    return {p.id for p in result.probes if not p.ok}
+
+
+def codes(result: QAResult) -> set[str]:
+    return {f.code for f in result.findings}
+
+
+#: how each injected fault must show in QA's result (beyond ok being False)
+CAUGHT: dict[str, tuple[str, Callable[[QAResult], bool]]] = {
+    "blank": ("a blank or frozen canvas", lambda r: bool(codes(r) & {"blank_canvas", "frozen_canvas"})),
+    "throws": ("the page's error", lambda r: bool(r.errors) or bool(codes(r) & {"crash", "console_error"})),
+    "noinput": ("input that changes nothing", lambda r: "no_input_response" in codes(r) or "score" in failed_probes(r)),
+    "wrongtimer": ("a clock probe", lambda r: bool(failed_probes(r) & {"start", "timer", "levelclock"})),
+    "syntax": ("a script that does not run", lambda r: not r.exec_ok),
+    "wronggenre": ("the genre probe", lambda r: "genre" in failed_probes(r)),
+    "wrongnumbers": ("a stated number's probe", lambda r: bool(failed_probes(r) & {"lives", "levels", "moves", "grid"})),
+}
+
+
+def test_every_fault_has_an_expectation() -> None:
+    assert set(CAUGHT) == set(FAULTS)
+
+
+_specs: dict[str, Spec] = {}
+
+
+def spec_for(genre_id: str) -> Spec:
+    if genre_id not in _specs:
+        pitch = pitch_for(genre_id)
+        spec, _ = plan_fully(pitch)
+        assert spec.genre == genre_id, f"{pitch!r} planned as {spec.genre}"
+        assert spec.numbers.time_limit_s == 45, spec.numbers
+        _specs[genre_id] = spec
+    return _specs[genre_id]
+
+
+GENRE_IDS = [g.id for g in genres()]
+
+
+@pytest.mark.parametrize("genre_id", GENRE_IDS)
+def test_the_genre_passes_qa_and_every_fault_fails_it(genre_id: str, tmp_path: Path, qa_runner) -> None:
+    spec = spec_for(genre_id)
+    controls = _qa_controls(spec.controls.model_dump())
+    build_game(spec, tmp_path / "clean")
+    result = qa_runner.check(tmp_path / "clean", criteria=spec.criteria, controls=controls)
+    assert result.ok, f"{genre_id}: {result.error} {[f.message for f in result.findings]} {failed_probes(result)}"
+    missed = []
+    for fault in FAULTS:
+        if fault == "wrongnumbers" and spec.numbers.lives is None:
+            continue  # the pitch states no number this fault changes (the clock is wrongtimer's)
+        game = tmp_path / fault
+        build_game(spec, game, fault=fault)
+        result = qa_runner.check(game, criteria=spec.criteria, controls=controls)
+        what, caught = CAUGHT[fault]
+        if result.ok or not caught(result):
+            missed.append(f"{fault}: expected {what}; ok={result.ok} findings={sorted(codes(result))} "
+                          f"failed probes={sorted(failed_probes(result))}")
+    assert not missed, f"{genre_id}: " + "; ".join(missed)
