@@ -20,23 +20,49 @@ from crumb.protocol.game import Numbers, Spec, Theme
 FASTER = ("faster", "quicker", "speed up", "speed it up", "more speed", "too slow", "sneller", "vlugger",
           "te langzaam", "te traag", "schneller", "zu langsam", "più veloce", "più rapido", "velocizza",
           "troppo lento", "更快", "快一点", "快一點", "加快", "加速", "太慢", "더 빠르게", "빠르게", "빨리",
-          "너무 느려", "速く", "早く", "スピードアップ", "遅すぎ")
+          "너무 느려", "速く", "早く", "スピードアップ", "遅すぎ", "más rápido", "más rápida", "acelera", "demasiado lento",
+          "plus rapide", "plus vite", "accélère", "accélérer", "trop lent", "trop lente", "mais rápido", "mais rápida",
+          "lento demais", "muito lento", "быстрее", "побыстрее", "ускорь", "ускорить", "слишком медленно", "szybciej",
+          "przyspiesz", "za wolno", "daha hızlı", "hızlandır", "çok yavaş", "швидше", "пришвидш*", "прискор*",
+          "занадто повільно", "nhanh hơn", "tăng tốc", "quá chậm", "chậm quá")
 SLOWER = ("slower", "slow down", "slow it down", "too fast", "less fast", "langzamer", "trager", "te snel",
           "langsamer", "zu schnell", "più lento", "più piano", "rallenta", "troppo veloce", "更慢", "慢一点", "慢一點",
-          "减速", "減速", "太快", "더 느리게", "느리게", "천천히", "너무 빨라", "遅く", "ゆっくり", "速すぎ")
+          "减速", "減速", "太快", "더 느리게", "느리게", "천천히", "너무 빨라", "遅く", "ゆっくり", "速すぎ", "más lento",
+          "más lenta", "más despacio", "frena", "demasiado rápido", "plus lent", "plus lente", "moins vite", "ralentis",
+          "ralentir", "trop rapide", "trop vite", "mais devagar", "mais lento", "mais lenta", "desacelera", "rápido demais",
+          "muito rápido", "медленнее", "помедленнее", "замедли", "слишком быстро", "wolniej", "zwolnij", "za szybko",
+          "daha yavaş", "yavaşlat", "çok hızlı", "повільніше", "сповільн*", "уповільн*", "занадто швидко", "chậm hơn",
+          "chậm lại", "giảm tốc", "quá nhanh", "nhanh quá")
 BIGGER_TEXT = ("bigger text", "larger text", "bigger font", "larger font", "text bigger", "font bigger",
                "text larger", "bigger letters", "larger letters", "grotere tekst", "grotere letters", "tekst groter",
                "letters groter", "größere schrift", "größerer text", "grössere schrift", "text größer",
                "schrift größer", "größere buchstaben", "testo più grande", "caratteri più grandi",
                "scritte più grandi", "字大一点", "字大一點", "字体大", "字體大", "更大的字", "放大文字", "大字",
-               "글자 크게", "큰 글씨", "글씨 크게", "글자를 크게", "文字を大きく", "大きい文字", "文字大きく", "字を大きく")
+               "글자 크게", "큰 글씨", "글씨 크게", "글자를 크게", "文字を大きく", "大きい文字", "文字大きく", "字を大きく",
+               "texto más grande", "letra más grande", "letras más grandes", "agranda el texto", "texte plus grand",
+               "texte plus gros", "plus gros texte", "agrandir le texte", "agrandis le texte", "police plus grande",
+               "texto maior", "letra maior", "letras maiores", "aumenta o texto", "текст крупнее", "шрифт крупнее",
+               "крупнее текст", "крупнее шрифт", "увеличь текст", "увеличь шрифт", "większy tekst", "większa czcionka",
+               "większe litery", "powiększ tekst", "yazıyı büyüt", "daha büyük yazı", "metni büyüt", "більший текст",
+               "збільш текст", "збільш шрифт", "більший шрифт", "крупніший текст", "chữ to hơn", "chữ lớn hơn",
+               "phóng to chữ", "tăng cỡ chữ")
 SMALLER_TEXT = ("smaller text", "smaller font", "text smaller", "font smaller", "kleinere tekst", "tekst kleiner",
                 "kleinere schrift", "text kleiner", "schrift kleiner", "testo più piccolo", "字小一点", "字小一點",
-                "更小的字", "글자 작게", "작은 글씨", "文字を小さく", "小さい文字")
+                "更小的字", "글자 작게", "작은 글씨", "文字を小さく", "小さい文字", "texto más pequeño",
+                "letra más pequeña", "letras más pequeñas", "texte plus petit", "police plus petite", "texto menor",
+                "letra menor", "letras menores", "текст мельче", "шрифт мельче", "мельче текст", "уменьши текст",
+                "уменьши шрифт", "mniejszy tekst", "mniejsza czcionka", "mniejsze litery", "yazıyı küçült",
+                "daha küçük yazı", "metni küçült", "менший текст", "зменш текст", "зменш шрифт", "менший шрифт",
+                "chữ nhỏ hơn", "thu nhỏ chữ", "giảm cỡ chữ")
 NO_TIME_LIMIT = ("no time limit", "no timer", "untimed", "without a timer", "without time limit", "geen tijdslimiet",
                  "zonder tijdslimiet", "geen timer", "ohne zeitlimit", "kein zeitlimit", "ohne timer",
                  "senza limite di tempo", "senza timer", "不限时", "不限時", "没有时间限制", "沒有時間限制",
-                 "시간 제한 없이", "제한 시간 없이", "時間制限なし", "制限時間なし")
+                 "시간 제한 없이", "제한 시간 없이", "時間制限なし", "制限時間なし", "sin límite de tiempo",
+                 "sin temporizador", "sin reloj", "sans limite de temps", "sans chrono", "sans minuteur",
+                 "sem limite de tempo", "sem cronômetro", "sem tempo limite", "без ограничения времени",
+                 "без лимита времени", "без таймера", "bez limitu czasu", "bez ograniczenia czasu", "bez timera",
+                 "süre sınırı olmadan", "süre sınırı yok", "süresiz", "zamanlayıcı olmadan", "без обмеження часу",
+                 "без ліміту часу", "không giới hạn thời gian", "không tính giờ", "bỏ giới hạn thời gian")
 SPEED_STEP = 1.25
 TEXT_STEP = 1.3
 HELP = "try e.g. 'faster', 'make it red', '30 seconds', 'three lives', 'bigger text', 'target 500'"
