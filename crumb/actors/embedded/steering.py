@@ -8,14 +8,15 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from functools import lru_cache
 
 from crumb.actors.embedded import catalogue as cat
-from crumb.actors.embedded.fidelity import after_edit
+from crumb.actors.embedded.fidelity import after_edit, support
 from crumb.actors.embedded.numbers import SPEED_FACTOR, read_numbers
 from crumb.actors.embedded.pitch import find_colours, find_extras, find_theme, genre_wish, knob, set_knob
 from crumb.actors.embedded.rules import criteria_for, describe, with_genre
-from crumb.actors.embedded.text import detect_language, find_any, normalize
-from crumb.protocol.game import Numbers, Spec, Theme
+from crumb.actors.embedded.text import detect_language, find_any, keyword_core, keyword_re, normalize
+from crumb.protocol.game import NUMBER_LIMITS, Numbers, Spec, Theme
 
 FASTER = ("faster", "quicker", "speed up", "speed it up", "more speed", "too slow", "sneller", "vlugger",
           "te langzaam", "te traag", "schneller", "zu langsam", "più veloce", "più rapido", "velocizza",
@@ -63,16 +64,52 @@ NO_TIME_LIMIT = ("no time limit", "no timer", "untimed", "without a timer", "wit
                  "без лимита времени", "без таймера", "bez limitu czasu", "bez ograniczenia czasu", "bez timera",
                  "süre sınırı olmadan", "süre sınırı yok", "süresiz", "zamanlayıcı olmadan", "без обмеження часу",
                  "без ліміту часу", "không giới hạn thời gian", "không tính giờ", "bỏ giới hạn thời gian")
+MORE_LIVES = ("more lives", "增加生命", "加一条命", "加一條命", "extra life", "another life", "one more life", "meer levens", "extra leven", "mehr leben",
+              "ein leben mehr", "più vite", "una vita in più", "más vidas", "una vida más", "plus de vies",
+              "une vie de plus", "mais vidas", "uma vida a mais", "больше жизней", "ещё жизнь", "еще жизнь",
+              "więcej żyć", "dodatkowe życie", "daha fazla can", "bir can daha", "більше життів", "ще життя",
+              "thêm mạng", "nhiều mạng hơn", "更多生命", "多一条命", "多一條命", "목숨 더", "목숨을 더",
+              "ライフを増やして", "ライフ追加", "残機を増やして")
+FEWER_LIVES = ("fewer lives", "less lives", "one life less", "minder levens", "weniger leben", "meno vite",
+               "menos vidas", "moins de vies", "меньше жизней", "mniej żyć", "daha az can", "менше життів",
+               "ít mạng hơn", "bớt mạng", "更少生命", "少一条命", "少一條命", "목숨 줄여", "목숨을 줄여",
+               "ライフを減らして")
+MORE_TIME = ("more time", "more seconds", "extra time", "meer tijd", "mehr zeit", "più tempo", "más tiempo",
+             "plus de temps", "mais tempo", "больше времени", "więcej czasu", "daha fazla süre", "daha çok zaman",
+             "більше часу", "thêm thời gian", "更多时间", "更多時間", "多一点时间", "多一點時間", "시간 더",
+             "시간을 더", "時間を増やして", "もっと時間")
+LESS_TIME = ("less time", "fewer seconds", "minder tijd", "weniger zeit", "meno tempo", "menos tiempo",
+             "moins de temps", "menos tempo", "меньше времени", "mniej czasu", "daha az süre", "daha az zaman",
+             "менше часу", "ít thời gian hơn", "bớt thời gian", "更少时间", "更少時間", "少一点时间", "少一點時間",
+             "시간 줄여", "시간을 줄여", "時間を減らして")
+LIVES_STEP = 1
+TIME_STEP = 1.5
 SPEED_STEP = 1.25
 TEXT_STEP = 1.3
-HELP = "try e.g. 'faster', 'make it red', '30 seconds', 'three lives', 'bigger text', 'target 500'"
+HELP = "try e.g. 'faster', 'make it red', '30 seconds', 'three lives', 'more time', 'bigger text', 'target 500'"
 
 
 def _clamp(v: float, lo: float, hi: float) -> float:
     return round(min(hi, max(lo, v)), 4)
 
 
+@lru_cache(maxsize=1)
+def _counted_steps() -> tuple[str, ...]:
+    """The more/fewer phrases that say a number themselves ('多一条命', 'bir can daha', 'one more life'):
+    a step of one, not a count of one, so the number reader does not see them."""
+    return tuple(k for k in (*MORE_LIVES, *FEWER_LIVES, *MORE_TIME, *LESS_TIME)
+                 if any(v is not None for v in read_numbers(k, detect_language(k)).numbers.model_dump().values()))
+
+
+def _without_steps(text: str) -> str:
+    for kw in _counted_steps():
+        if keyword_core(kw) in text:
+            text = keyword_re(kw).sub(lambda m: " " * len(m.group(0)), text)
+    return text
+
+
 def _numbers(spec: Spec, text: str) -> tuple[Spec, list[str]]:
+    text = _without_steps(text)
     read = read_numbers(text, detect_language(text))
     numbers = spec.numbers.model_dump()
     notes: list[str] = []
@@ -99,6 +136,46 @@ def _numbers(spec: Spec, text: str) -> tuple[Spec, list[str]]:
                            else (spec.core_loop, spec.win, spec.lose))
         spec = spec.model_copy(update={"numbers": new, "core_loop": core, "win": win, "lose": lose})
     return spec, notes
+
+
+def _relative(spec: Spec, text: str) -> tuple[Spec, list[str]]:
+    """'more lives', 'menos tiempo': a step from what the game plays now (the stated number, else the
+    genre's default), for a person who wants more or less without naming a number. A number stated in
+    the same message was set by _numbers and wins."""
+    lives = 1 if find_any(text, MORE_LIVES) else -1 if find_any(text, FEWER_LIVES) else 0
+    time = 1 if find_any(text, MORE_TIME) else -1 if find_any(text, LESS_TIME) else 0
+    if not lives and not time:
+        return spec, []
+    text_numbers = _without_steps(text)
+    stated = read_numbers(text_numbers, detect_language(text_numbers)).numbers
+    lives = 0 if stated.lives is not None else lives
+    time = 0 if stated.time_limit_s is not None else time
+    defaults = cat.entry(spec.genre).defaults if spec.genre in cat.genre_ids() else {}
+    numbers, notes = spec.numbers.model_dump(), []
+    if lives:
+        why = support(spec.genre, "lives", 2.0)
+        now = int(numbers["lives"] or defaults.get("lives") or 1)  # no lives stated: the first lost life ends it
+        new = max(1, min(int(NUMBER_LIMITS["lives"][1]), now + lives * LIVES_STEP))
+        if why:
+            notes.append(f"lives: not changed ({why})")
+        elif new != now:
+            notes.append(f"lives: {now} → {new} ({'more' if lives > 0 else 'fewer'})")
+            numbers["lives"] = new
+    if time:
+        now_t = numbers["time_limit_s"] or defaults.get("time_limit_s")
+        if now_t is None:
+            notes.append("time limit: not changed (the game has no clock; say e.g. '60 seconds')")
+        else:
+            new_t = round(now_t * TIME_STEP) if time > 0 else max(5, round(now_t / TIME_STEP))
+            new_t = int(min(NUMBER_LIMITS["time_limit_s"][1], new_t))
+            notes.append(f"time limit: {now_t} s → {new_t} s ({'more' if time > 0 else 'less'} time)")
+            numbers["time_limit_s"] = new_t
+    if numbers == spec.numbers.model_dump():
+        return spec, notes
+    new_numbers = Numbers(**numbers)
+    core, win, lose = (describe(spec.genre, new_numbers) if spec.genre in cat.genre_ids()
+                       else (spec.core_loop, spec.win, spec.lose))
+    return spec.model_copy(update={"numbers": new_numbers, "core_loop": core, "win": win, "lose": lose}), notes
 
 
 def _speed(spec: Spec, text: str) -> tuple[Spec, list[str]]:
@@ -167,7 +244,7 @@ def _steer_one(spec: Spec, message: str, *, genre_changes: bool) -> tuple[Spec, 
         if wish.genre and wish.genre != spec.genre:
             notes.append(f"genre: {spec.genre} → {wish.genre} ({wish.said!r})")
             spec = with_genre(spec, wish.genre, f"Steered to {wish.genre}: {wish.said!r}.")
-    for step in (_numbers, _speed, _text_size, _extras, _look):
+    for step in (_numbers, _relative, _speed, _text_size, _extras, _look):
         spec, step_notes = step(spec, text)
         notes += step_notes
     if not notes:

@@ -26,7 +26,7 @@ GENRE = Genre(
         'uk': Words(strong=('тетріс*', 'падаючі блоки', 'падаючих блоків', 'падаючі фігури'), weak=('ліні*', 'ряд*', 'поверта*')),
         'vi': Words(strong=('xếp hình', 'xếp gạch', 'khối rơi', 'gạch rơi'), weak=('hàng', 'xoay')),
     },
-    famous=('tetris',),
+    famous=('tetris', 'тетрис', 'тетріс', 'テトリス', '테트리스'),
     aliases=('tetris',),
     core_loop='Steer and rotate falling pieces to complete rows; full rows clear and score.',
     controls=GenreControls(keys=('ArrowUp', 'ArrowDown', 'ArrowLeft', 'ArrowRight', ' '), pointer='click left/right of the piece to move it, on it to rotate',
