@@ -220,3 +220,13 @@ def test_a_foreign_colour_or_theme_word_does_not_fire_on_an_english_one(text: st
     theme = find_theme(t)
     assert theme is None or theme[0].id not in ("forest", "winter"), theme
     assert "gold" not in [c.id for c, _ in find_colours(t)]
+
+
+@pytest.mark.parametrize(("pitch", "title"), [
+    ("una serpiente roja con tres vidas", "Serpiente roja"), ("un jeu de serpent néon avec trois vies", "Serpent néon"),
+    ("красная змейка с тремя жизнями", "Красная Змейка"), ("ein Schlangenspiel im Weltraum mit drei Leben", "Weltraum Schlange"),
+    ("trò chơi rắn săn mồi dưới nước với ba mạng", "Rắn săn mồi dưới nước"),
+])
+def test_a_title_puts_the_pitchs_word_where_its_language_does(pitch: str, title: str) -> None:
+    spec = plan(pitch)
+    assert isinstance(spec, Spec) and spec.title == title, (spec.title, spec.language)
