@@ -8,10 +8,13 @@ import pytest
 from crumb.actors.embedded.catalogue import entry, genre_ids
 from crumb.actors.embedded.language import FOREIGN as DETECTED_FOREIGN
 from crumb.actors.embedded.language import detect
-from crumb.actors.embedded.pitch import find_colours, find_theme
+from crumb.actors.embedded.pitch import find_colours, find_theme, score_genres
 from crumb.actors.embedded.planner import plan
+from crumb.actors.embedded.research import research
 from crumb.actors.embedded.text import detect_language, normalize
+from crumb.actors.embedded.unbuilt import unbuilt
 from crumb.genres import LANGUAGES
+from crumb.protocol.events import ResearchPlan
 from crumb.protocol.game import Spec
 from tests.local_planner.language_pitches import FOREIGN, READ
 
@@ -230,3 +233,47 @@ def test_a_foreign_colour_or_theme_word_does_not_fire_on_an_english_one(text: st
 def test_a_title_puts_the_pitchs_word_where_its_language_does(pitch: str, title: str) -> None:
     spec = plan(pitch)
     assert isinstance(spec, Spec) and spec.title == title, (spec.title, spec.language)
+
+
+# ---------------------------------------------------------------- nothing fits, or a genre the studio cannot build
+
+
+@pytest.mark.parametrize(("pitch", "language"), [
+    ("un juego tranquilo sobre un gato que duerme", "es"), ("un jeu tranquille sur un chat qui dort", "fr"),
+    ("um jogo tranquilo sobre um gato que dorme", "pt"), ("спокойная игра про кошку, которая спит", "ru"),
+    ("spokojna gra o kocie, który śpi", "pl"), ("uyuyan bir kedi hakkında sakin bir oyun", "tr"),
+    ("спокійна гра про кота, який спить", "uk"), ("một trò chơi nhẹ nhàng về một con mèo đang ngủ", "vi"),
+])
+def test_a_pitch_nothing_fits_gets_the_nearest_game_and_says_so(pitch: str, language: str) -> None:
+    first = plan(pitch)
+    assert isinstance(first, ResearchPlan), first
+    spec = plan(pitch, evidence=research(first, pitch).items)
+    assert isinstance(spec, Spec) and spec.reading is not None
+    assert spec.language == language and spec.reading.language.recognised
+    assert spec.reading.genre.fits is False and "nearest" in spec.reading.genre.note, spec.reading.genre
+
+
+@pytest.mark.parametrize(("pitch", "asked"), [
+    ("un juego de carreras de coches con tres vueltas", "racing"), ("une partie d'échecs contre l'ordinateur", "board"),
+    ("um jogo de pinball com muitas bolas", "pinball"), ("игра про рыбалку с удочкой", "fishing"),
+    ("gra w minigolfa z dołkami", "golf"), ("genel kültür bilgi yarışması oyunu", "quiz"),
+    ("гра вікторина з питаннями", "quiz"), ("trò chơi đua xe với năm vòng đua", "racing"),
+])
+def test_a_genre_the_studio_cannot_build_is_named_in_the_new_languages(pitch: str, asked: str) -> None:
+    spec = plan(pitch)
+    assert isinstance(spec, Spec) and spec.reading is not None
+    assert spec.reading.genre.how == "nearest" and spec.reading.genre.asked == unbuilt(asked).name, spec.reading.genre
+    assert spec.reading.genre.fits is False
+
+
+@pytest.mark.parametrize(("text", "genre"), [
+    ("a torrent of rain", "stacker"), ("a topology puzzle", "whack"), ("a tournament of champions", "blocks"),
+    ("a disparate bunch of ideas", "shooter"), ("gemini rising", "shooter"), ("rural roads", "flappy"),
+    ("a queue of people", "snake"), ("under the canopy", "flappy"), ("a viral hit", "memory"),
+    ("an atlas of maps", "platformer"), ("Engel und Teufel", "runner"), ("eine Rakete im Weltraum", "pong"),
+    ("a secret passage", "flappy"), ("the grand tour", "stacker"), ("a cartel story", "memory"),
+])
+def test_a_word_of_another_language_does_not_fire_inside_an_unrelated_word(text: str, genre: str) -> None:
+    """Prefix keywords of the new languages are kept tight ('torre', not 'torre*', which would read
+    'torrent' as a stacker)."""
+    assert genre not in [s.genre for s in score_genres(normalize(text))]

@@ -157,8 +157,8 @@ _ALL: tuple[UnbuiltGenre, ...] = (
     ),
     UnbuiltGenre(
         id="golf", name="golf",
-        names=("golf", "mini golf", "minigolf", "高尔夫", "골프", "ゴルフ", "гольф*", "mini-golf", "golfe"),
-        mechanics=("hole in one", "putt*", "hoyo en uno", "trou en un", "лунк*", "dołek", "dołka",
+        names=("golf", "mini golf", "minigolf", "高尔夫", "골프", "ゴルフ", "гольф*", "mini-golf", "minigolf*", "golfe"),
+        mechanics=("hole in one", "putt*", "hoyo en uno", "trou en un", "лунк*", "dołek", "dołk*",
                    "lỗ golf"),
         nearest="breakout",
     ),

@@ -22,7 +22,7 @@ GENRE = Genre(
         'pt': Words(strong=('quebra-tijolo*', 'tijolo*'), weak=('raquete', 'bola', 'bolinha', 'parede'), verbs=('bola',)),
         'ru': Words(strong=('арканоид*', 'кирпич*', 'разбей кирпичи'), weak=('ракетк*', 'мяч*', 'шарик*', 'стен*'), verbs=('мяч*',)),
         'pl': Words(strong=('arkanoid*', 'cegieł*', 'cegł*', 'rozbijanie cegieł'), weak=('paletk*', 'piłk*', 'ścian*'), verbs=('piłk*',)),
-        'tr': Words(strong=('tuğla kır*', 'tuğla*', 'arkanoid'), weak=('raket*', 'topu', 'duvar*'), verbs=('topu',)),
+        'tr': Words(strong=('tuğla kır*', 'tuğla*', 'arkanoid'), weak=('raket', 'raketi', 'raketle', 'raketli', 'topu', 'duvar*'), verbs=('topu',)),
         'uk': Words(strong=('арканоїд*', 'цеглин*', 'цегл*'), weak=('ракетк*', 'кульк*', 'стін*'), verbs=('кульк*',)),
         'vi': Words(strong=('phá gạch', 'gạch', 'arkanoid'), weak=('thanh đỡ', 'bóng', 'tường'), verbs=('bóng',)),
         'any': Words(strong=('🧱',)),

@@ -17,7 +17,7 @@ GENRE = Genre(
         'zh-Hant': Words(strong=('點擊', '放置'), weak=('升級',), verbs=('點擊',)),
         'ko': Words(strong=('클리커', '방치'), weak=('클릭', '탭', '업그레이드'), verbs=('클릭',)),
         'ja': Words(strong=('クリッカー',), weak=('クリック', 'タップ', 'アップグレード'), verbs=('タップ',)),
-        'es': Words(strong=('juego de clics', 'juego de clic', 'clicker'), weak=('clic*', 'pulsa*', 'toca*', 'galleta*', 'mejora*'), verbs=('clic*', 'pulsa*')),
+        'es': Words(strong=('juego de clics', 'juego de clic', 'clicker'), weak=('clic*', 'pulsa', 'pulsando', 'toca*', 'galleta*', 'mejora*'), verbs=('clic*', 'pulsa')),
         'fr': Words(strong=('jeu de clic*', 'cliqueur', 'clicker'), weak=('clique*', 'cliquer', 'clic*', 'tape', 'cookie*', 'biscuit*', 'amélioration*'), verbs=('clique*',)),
         'pt': Words(strong=('jogo de clique*', 'clicker'), weak=('clique*', 'clicar', 'toque*', 'biscoito*', 'bolacha*', 'melhoria*'), verbs=('clique*', 'toque*')),
         'ru': Words(strong=('кликер*',), weak=('клик*', 'кликай', 'нажимай', 'печень*', 'печенк*', 'улучшени*'), verbs=('кликай', 'нажимай')),

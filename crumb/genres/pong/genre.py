@@ -22,7 +22,7 @@ GENRE = Genre(
         'pt': Words(strong=('pong', 'tênis de mesa', 'pingue-pongue'), weak=('tênis', 'raquete*', 'adversário', 'oponente', 'contra o computador')),
         'ru': Words(strong=('понг', 'пинг-понг', 'настольный теннис'), weak=('теннис*', 'ракетк*', 'соперник*', 'противник*', 'против компьютера')),
         'pl': Words(strong=('pong', 'ping-pong', 'tenis stołowy'), weak=('tenis*', 'paletk*', 'przeciwnik*', 'z komputerem')),
-        'tr': Words(strong=('pong', 'masa tenisi', 'pinpon'), weak=('tenis*', 'raket*', 'rakip*', 'bilgisayara karşı')),
+        'tr': Words(strong=('pong', 'masa tenisi', 'pinpon'), weak=('tenis*', 'raket', 'raketi', 'raketle', 'rakip*', 'bilgisayara karşı')),
         'uk': Words(strong=('понг', 'пінг-понг', 'настільний теніс'), weak=('теніс*', 'ракетк*', 'суперник*', "проти комп'ютера")),
         'vi': Words(strong=('pong', 'bóng bàn'), weak=('quần vợt', 'vợt', 'đối thủ', 'đấu với máy')),
         'any': Words(strong=('🏓',)),

@@ -17,7 +17,7 @@ GENRE = Genre(
         'zh-Hant': Words(strong=('打地鼠', '地鼠'), weak=('錘', '洞'), verbs=('打', '叩')),
         'ko': Words(strong=('두더지',), weak=('망치', '구멍'), verbs=('때리',)),
         'ja': Words(strong=('モグラ', 'もぐら'), weak=('ハンマー', '穴')),
-        'es': Words(strong=('topo*', 'golpea al topo', 'aplasta al topo'), weak=('martillo', 'agujero*', 'asoma*'), verbs=('golpea*', 'aplasta*')),
+        'es': Words(strong=('topo', 'topos', 'topitos', 'golpea al topo', 'aplasta al topo'), weak=('martillo', 'agujero*', 'asoma*'), verbs=('golpea*', 'aplasta*')),
         'fr': Words(strong=('taupe*', 'tape-taupe'), weak=('marteau', 'trou', 'trous'), verbs=('tape', 'frappe*', 'écrase*')),
         'pt': Words(strong=('toupeira*',), weak=('martelo', 'buraco*'), verbs=('acerte', 'bata', 'esmague')),
         'ru': Words(strong=('крот*',), weak=('молот*', 'норк*', 'норы'), verbs=('бей', 'ударь', 'лупи')),
