@@ -22,23 +22,32 @@ from crumb.actors.embedded.text import normalize
 from tests.local_planner.language_pitches import FOREIGN, READ
 
 
+SHORT_WORDS = 6
+SHORT_CJK = 12  # characters, for a pitch written without spaces
+
+
 def main() -> int:
     t0 = time.perf_counter()
     detect(normalize("un jeu de serpent avec trois vies"))
     first = time.perf_counter() - t0
     total = right = 0
     misses: list[str] = []
+    print("language  right  short (< 6 words)  long")
     for lang, pitches in {**READ, **FOREIGN}.items():
-        ok = 0
+        tally = {True: [0, 0], False: [0, 0]}  # short?: [right, all]
         for pitch in pitches:
             got = detect(normalize(pitch))
             good = got.language == lang and got.recognised == (lang in READ)
-            ok += good
+            short = len(pitch.split()) < SHORT_WORDS if " " in pitch.strip() else len(pitch) < SHORT_CJK
+            tally[short][0] += good
+            tally[short][1] += 1
             if not good:
                 misses.append(f"  {lang}: {pitch!r} -> {got.language} ({got.how})")
+        ok = tally[True][0] + tally[False][0]
         total += len(pitches)
         right += ok
-        print(f"{lang:8} {ok:3}/{len(pitches):<3}")
+        print(f"{lang:8} {ok:3}/{len(pitches):<3}  {tally[True][0]:3}/{tally[True][1]:<3}          "
+              f"{tally[False][0]:3}/{tally[False][1]:<3}")
     print(f"all      {right}/{total} ({100 * right / total:.1f}%)")
     if misses:
         print("misses:\n" + "\n".join(misses))

@@ -9,6 +9,10 @@ from __future__ import annotations
 
 READ: dict[str, tuple[str, ...]] = {
     "en": (
+        "neon snake",
+        "space shooter game",
+        "falling blocks puzzle",
+        "whack a mole",
         "a snake game with three lives",
         "dodge the falling rocks",
         "make me a breakout clone with power-ups and five levels",
@@ -23,6 +27,10 @@ READ: dict[str, tuple[str, ...]] = {
         "a simple pong game against the computer",
     ),
     "nl": (
+        "neon slangenspel",
+        "snel ruimteschietspel",
+        "vallende blokken puzzel",
+        "mep de mol",
         "een slangenspel met drie levens",
         "ontwijk de vallende stenen",
         "maak een spel waarin je blokken stapelt tot de toren omvalt",
@@ -36,6 +44,10 @@ READ: dict[str, tuple[str, ...]] = {
         "een pingpong spel tegen de computer met twee spelers",
     ),
     "de": (
+        "Neon-Schlangenspiel",
+        "schnelles Weltraumspiel",
+        "fallende Blöcke",
+        "hau den Maulwurf",
         "ein Schlangenspiel mit drei Leben",
         "weiche den fallenden Steinen aus",
         "mach mir einen Breakout-Klon mit Power-ups und fünf Leveln",
@@ -49,6 +61,10 @@ READ: dict[str, tuple[str, ...]] = {
         "staple die Blöcke so hoch wie möglich, ohne dass der Turm umfällt",
     ),
     "it": (
+        "serpente al neon",
+        "sparatutto spaziale veloce",
+        "blocchi che cadono",
+        "acchiappa la talpa",
         "un gioco del serpente con tre vite",
         "schiva i sassi che cadono",
         "fammi un clone di breakout con potenziamenti e cinque livelli",
@@ -62,6 +78,10 @@ READ: dict[str, tuple[str, ...]] = {
         "impila i blocchi più in alto che puoi senza far cadere la torre",
     ),
     "es": (
+        "serpiente de neón",
+        "juego de naves rápido",
+        "bloques que caen",
+        "golpea al topo",
         "un juego de la serpiente con tres vidas",
         "esquiva las rocas que caen",
         "hazme un clon de breakout con potenciadores y cinco niveles",
@@ -76,6 +96,10 @@ READ: dict[str, tuple[str, ...]] = {
         "juego de la víbora de 60 segundos",
     ),
     "fr": (
+        "serpent néon",
+        "jeu de tir spatial",
+        "blocs qui tombent",
+        "tape la taupe",
         "un jeu de serpent avec trois vies",
         "évite les rochers qui tombent",
         "fais-moi un clone de casse-briques avec des bonus et cinq niveaux",
@@ -89,6 +113,10 @@ READ: dict[str, tuple[str, ...]] = {
         "empile les blocs le plus haut possible sans faire tomber la tour",
     ),
     "pt": (
+        "cobrinha neon",
+        "jogo de nave rápido",
+        "blocos que caem",
+        "acerte a toupeira",
         "um jogo da cobrinha com três vidas",
         "desvie das pedras que caem",
         "faz um clone de breakout com power-ups e cinco níveis",
@@ -102,6 +130,10 @@ READ: dict[str, tuple[str, ...]] = {
         "empilhe os blocos o mais alto que conseguir sem derrubar a torre",
     ),
     "ru": (
+        "неоновая змейка",
+        "быстрая космическая стрелялка",
+        "падающие блоки",
+        "бей крота",
         "игра змейка с тремя жизнями",
         "уворачивайся от падающих камней",
         "сделай клон арканоида с бонусами и пятью уровнями",
@@ -115,6 +147,10 @@ READ: dict[str, tuple[str, ...]] = {
         "ставь блоки как можно выше, чтобы башня не упала",
     ),
     "uk": (
+        "неонова змійка",
+        "швидка космічна стрілялка",
+        "падаючі блоки",
+        "бий крота",
         "гра змійка з трьома життями",
         "ухиляйся від каменів, що падають",
         "зроби клон арканоїда з бонусами та п'ятьма рівнями",
@@ -128,6 +164,10 @@ READ: dict[str, tuple[str, ...]] = {
         "став блоки якомога вище, щоб вежа не впала",
     ),
     "pl": (
+        "neonowy wąż",
+        "szybka kosmiczna strzelanka",
+        "spadające klocki",
+        "walnij kreta",
         "gra w węża z trzema życiami",
         "unikaj spadających kamieni",
         "zrób mi klon arkanoida z bonusami i pięcioma poziomami",
@@ -141,6 +181,10 @@ READ: dict[str, tuple[str, ...]] = {
         "układaj klocki jak najwyżej, żeby wieża się nie przewróciła",
     ),
     "tr": (
+        "neon yılan oyunu",
+        "hızlı uzay nişancı",
+        "düşen bloklar",
+        "köstebek vurma",
         "üç canlı bir yılan oyunu",
         "düşen kayalardan kaç",
         "güçlendirmeli ve beş seviyeli bir tuğla kırma oyunu yap",
@@ -154,6 +198,10 @@ READ: dict[str, tuple[str, ...]] = {
         "kuleyi devirmeden blokları olabildiğince yükseğe diz",
     ),
     "vi": (
+        "rắn săn mồi neon",
+        "bắn súng không gian",
+        "khối rơi xuống",
+        "đập chuột chũi",
         "trò chơi rắn săn mồi với ba mạng",
         "né những tảng đá rơi xuống",
         "làm cho tôi một game phá gạch có vật phẩm và năm màn",

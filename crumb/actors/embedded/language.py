@@ -6,8 +6,13 @@ its characters). For Latin and Cyrillic text a trained detector decides: lingua,
 models and needs no network, told apart among every language the studio reads plus a few it does
 not (so a Swedish or Czech pitch is named as foreign instead of being read as its neighbour). On a
 short text only a confident answer counts; a text too short to tell is read as English and says so.
-One tie-break follows the detector, not a word list: a language whose alphabet lacks a letter the
-text uses ("ę" is Polish, never Czech) cannot be the answer while another candidate has them all.
+
+Two tie-breaks follow the detector, neither a stop-word list. A language whose alphabet lacks a letter
+the text uses ("ę" is Polish, never Czech) cannot be the answer while another candidate has them all.
+And on a pitch of a few words, where the detector guesses (it calls "blocs qui tombent" Hungarian),
+the genre folders' own words decide: a word only one language's genre words know ("serpiente",
+"taupe", "бий") names that language, if it is written in the text's script. A language the studio
+does not read is claimed only on a sentence, never on a few words.
 
 Cost (bench/languages.py measures it): the first call loads the models (well under a second in
 lingua's low-accuracy mode); later calls take tens of microseconds.
@@ -20,6 +25,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from crumb.genres import LANGUAGES
+from crumb.genres.registry import Registry, registry
 from crumb.protocol.game import LanguageReading
 
 if TYPE_CHECKING:
@@ -41,8 +47,13 @@ NAMES = {
 SURE_SHORT = 0.9   # fewer than 3 words
 SURE_MEDIUM = 0.7  # 3 or 4 words
 SURE_LONG = 0.5    # 5 words or more
-#: a language the studio does not read is claimed only this sure: naming a pitch foreign costs its PASS
+#: a language the studio does not read is claimed only this sure, on this many words: naming a pitch
+#: foreign costs its PASS
 SURE_FOREIGN = 0.8
+FOREIGN_WORDS = 5
+#: below this many words the genre folders' words of one language outvote the detector (which, on
+#: "blocs qui tombent", gives French 0.002)
+FEW_WORDS = 6
 
 #: letters beyond a–z each Latin-script language writes (generous: loan words keep their accents);
 #: Cyrillic languages list the letters of the shared block they do not write
@@ -122,6 +133,54 @@ def ranked(text: str) -> list[tuple[str, float]]:
     return [(c, v / total) for c, v in fits] + [(c, 0.0) for c, _ in values if c not in kept]
 
 
+@lru_cache(maxsize=4)
+def _vocabulary(reg: Registry) -> dict[str, tuple[str, ...]]:
+    """Per language the detector decides, every keyword and name its genre folders give."""
+    out: dict[str, set[str]] = {}
+    for g in reg.genres:
+        for lang, w in g.genre.words.items():
+            if lang in LANGUAGES and lang not in BY_SCRIPT:
+                out.setdefault(lang, set()).update(w.strong, w.weak, w.verbs)
+        for lang, name in g.genre.names.items():
+            if lang in LANGUAGES and lang not in BY_SCRIPT:
+                out.setdefault(lang, set()).add(name.lower())
+    return {lang: tuple(sorted(kws)) for lang, kws in out.items()}
+
+
+def own_words(text: str) -> dict[str, list[str]]:
+    """Per language, the words of a (normalized) text that only that language's genre words know."""
+    from crumb.actors.embedded.text import keyword_core, keyword_re  # text.py imports this module
+
+    tokens = [(m.start(), m.end(), m.group(0)) for m in _WORD.finditer(text)]
+    owners: list[set[str]] = [set() for _ in tokens]
+    for lang, keywords in _vocabulary(registry()).items():
+        for kw in keywords:
+            if keyword_core(kw) not in text:
+                continue
+            for m in keyword_re(kw).finditer(text):
+                for i, (start, end, _) in enumerate(tokens):
+                    if start < m.end() and end > m.start():
+                        owners[i].add(lang)
+    out: dict[str, list[str]] = {}
+    for (_, _, word), langs in zip(tokens, owners, strict=True):
+        if len(langs) == 1:
+            out.setdefault(next(iter(langs)), []).append(word)
+    return out
+
+
+def _by_own_words(text: str, candidates: list[tuple[str, float]]) -> tuple[str, float, list[str]] | None:
+    """The language of the text's script whose genre words alone the text uses most (ties: the
+    detector's favourite)."""
+    cyrillic = len(re.findall(r"[\u0400-\u04ff]", text)) > len(re.findall(r"[a-z\u00c0-\u024f\u1e00-\u1eff]", text))
+    own = {lang: w for lang, w in own_words(text).items() if (lang in _CYRILLIC_LACKS) == cyrillic}
+    if not own:
+        return None
+    conf = dict(candidates)
+    most = max(len(w) for w in own.values())
+    lang = max((lang for lang, w in own.items() if len(w) == most), key=lambda c: conf.get(c, 0.0))
+    return lang, conf.get(lang, 0.0), own[lang]
+
+
 def sure_at(words: int) -> float:
     """The confidence a detection needs on a text of this many words."""
     return SURE_SHORT if words < 3 else SURE_MEDIUM if words < 5 else SURE_LONG
@@ -138,9 +197,16 @@ def detect(text: str) -> LanguageReading:
         return LanguageReading(language="en", read_as="en", recognised=True,
                                how="too few clues to tell the language: read as English")
     candidates = ranked(text)
+    if 1 < words < FEW_WORDS:  # one word is a guess whatever it is, and is said to be one
+        mine = _by_own_words(text, candidates)
+        if mine:
+            lang, conf, said = mine
+            return LanguageReading(language=lang, read_as=lang, recognised=True,
+                                   how=f"{NAMES[lang]}, by its words ({', '.join(said)}) and the language "
+                                       f"detector ({conf:.2f})")
     need = sure_at(words)
-    top = next(((c, v) for c, v in candidates if v >= need and (c in LANGUAGES or v >= max(need, SURE_FOREIGN))),
-               None)
+    top = next(((c, v) for c, v in candidates if v >= need and (
+        c in LANGUAGES or (v >= max(need, SURE_FOREIGN) and words >= FOREIGN_WORDS))), None)
     if top is None:
         # not sure of anything: Cyrillic text is still Cyrillic, so its best reading is kept
         cyrillic = next(((c, v) for c, v in candidates if c in _CYRILLIC_LACKS and c in LANGUAGES), None)
