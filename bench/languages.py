@@ -21,7 +21,6 @@ from crumb.actors.embedded.language import detect
 from crumb.actors.embedded.text import normalize
 from tests.local_planner.language_pitches import FOREIGN, READ
 
-
 SHORT_WORDS = 6
 SHORT_CJK = 12  # characters, for a pitch written without spaces
 
