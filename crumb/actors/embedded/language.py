@@ -202,8 +202,8 @@ def detect(text: str) -> LanguageReading:
         if mine:
             lang, conf, said = mine
             return LanguageReading(language=lang, read_as=lang, recognised=True,
-                                   how=f"{NAMES[lang]}, by its words ({', '.join(said)}) and the language "
-                                       f"detector ({conf:.2f})")
+                                   how=f"{NAMES[lang]}, by its words ({', '.join(said)}) on a pitch too short "
+                                       f"for the language detector alone ({conf:.2f})")
     need = sure_at(words)
     top = next(((c, v) for c, v in candidates if v >= need and (
         c in LANGUAGES or (v >= max(need, SURE_FOREIGN) and words >= FOREIGN_WORDS))), None)
