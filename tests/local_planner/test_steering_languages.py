@@ -212,3 +212,13 @@ def test_more_lives_in_a_game_without_lives_says_so_and_changes_nothing() -> Non
 def test_the_issues_examples_change_the_spec(spec: Spec, message: str) -> None:
     out, notes = apply_steering(spec, [message])
     assert out != spec and not any(n.startswith("Not understood") for n in notes), notes
+
+
+@pytest.mark.parametrize("message", ["bấm nhanh hơn", "kaç saniye kaldı", "szersze klocki", "más bloques"])
+def test_an_everyday_word_is_not_read_as_a_genres_name(message: str) -> None:
+    """Display names are what a person may say to switch genre, so none is an everyday word: Turkish
+    'kaç' is 'how many' (dodge is 'Kaçış'), Vietnamese 'bấm nhanh' is 'press fast'."""
+    stacker = plan("stack the tower as high as you can")
+    assert isinstance(stacker, Spec)
+    out, notes = apply_steering(stacker, [message])
+    assert out.genre == "stacker", notes

@@ -7,7 +7,7 @@ GENRE = Genre(
     name='Blocks',
     order=12,
     names={'en': 'Blocks', 'nl': 'Blokken', 'de': 'Blöcke', 'it': 'Blocchi', 'zh-Hans': '俄罗斯方块', 'zh-Hant': '俄羅斯方塊', 'ko': '블록 쌓기', 'ja': '落ちものパズル',
-           'es': 'Bloques', 'fr': 'Blocs', 'pt': 'Blocos', 'ru': 'Тетрис', 'pl': 'Klocki', 'tr': 'Blok Yapboz', 'uk': 'Тетріс', 'vi': 'Xếp hình'},
+           'es': 'Bloques que caen', 'fr': 'Blocs qui tombent', 'pt': 'Blocos que caem', 'ru': 'Тетрис', 'pl': 'Spadające klocki', 'tr': 'Blok Yapboz', 'uk': 'Тетріс', 'vi': 'Xếp hình'},
     words={
         'en': Words(strong=('tetris', 'tetromino*', 'falling blocks', 'falling block', 'blocks'), weak=('line*', 'rotate', 'rows', 'clear lines', 'rotat*')),
         'nl': Words(strong=('blokken',), weak=('lijnen',)),

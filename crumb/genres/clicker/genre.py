@@ -7,7 +7,7 @@ GENRE = Genre(
     name='Clicker',
     order=14,
     names={'en': 'Clicker', 'nl': 'Klikker', 'de': 'Klicker', 'it': 'Clicker', 'zh-Hans': '点击', 'zh-Hant': '點擊', 'ko': '클리커', 'ja': 'クリッカー',
-           'es': 'Clicker', 'fr': 'Clicker', 'pt': 'Clicker', 'ru': 'Кликер', 'pl': 'Klikacz', 'tr': 'Tıklama Oyunu', 'uk': 'Клікер', 'vi': 'Bấm nhanh'},
+           'es': 'Clicker', 'fr': 'Clicker', 'pt': 'Clicker', 'ru': 'Кликер', 'pl': 'Klikacz', 'tr': 'Tıklama Oyunu', 'uk': 'Клікер', 'vi': 'Clicker'},
     words={
         'en': Words(strong=('clicker', 'cookie clicker', 'idle game', 'incremental', 'tap as fast', 'click as fast'), weak=('click*', 'tap*', 'cookie*', 'upgrade*'), verbs=('tap*', 'click*')),
         'nl': Words(strong=('klikker', 'klikspel'), weak=('klik*',), verbs=('klik*',)),

@@ -7,7 +7,7 @@ GENRE = Genre(
     name='Dodge',
     order=8,
     names={'en': 'Dodge', 'nl': 'Ontwijk', 'de': 'Ausweichen', 'it': 'Schivata', 'zh-Hans': '躲避', 'zh-Hant': '躲避', 'ko': '피하기', 'ja': 'よけろ',
-           'es': 'Esquiva', 'fr': 'Esquive', 'pt': 'Desvie', 'ru': 'Уклонение', 'pl': 'Unik', 'tr': 'Kaç', 'uk': 'Ухилення', 'vi': 'Né tránh'},
+           'es': 'Esquiva', 'fr': 'Esquive', 'pt': 'Desvie', 'ru': 'Уклонение', 'pl': 'Unik', 'tr': 'Kaçış', 'uk': 'Ухилення', 'vi': 'Né tránh'},
     words={
         'en': Words(strong=('dodge*', 'dodging', 'avoid*', 'evade'), weak=('falling', 'fall', 'meteor*', 'rain*', 'survive', 'survival'), verbs=('catch*', 'collect*')),
         'nl': Words(strong=('ontwijk*',), weak=('vallend*', 'overleven'), verbs=('vangen',)),
