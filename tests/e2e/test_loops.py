@@ -67,14 +67,16 @@ def test_a_persons_message_changes_the_next_build_visibly(root, daemon):
     ("@builder сделай красным\n@builder быстрее\n@builder текст крупнее\n/redo\n", "змейка на 60 секунд"),
 ])
 def test_a_persons_message_in_another_language_reaches_the_build(root, daemon, message, pitch):
-    """Issue 16: 'plus rapide', 'быстрее' steer the game as 'faster' does."""
+    """Issue 16: 'plus rapide', 'быстрее' steer the game as 'faster' does. (The faster snake's rebuild may
+    take a fix round: QA's play step under load sometimes scores nothing in its 8 s, and the same
+    config passes on the next round; what is checked here is the config the steering produced.)"""
     sid = crumb(root, "pitch", pitch).stdout.strip()
     first = wait_done(root, sid)
     config = paths.artifacts_dir(root, sid) / "game" / "config.js"
     before = config.read_text()
     assert re.search(r'"speed":\s*1(?:\.0)?\b', before), before[:400]
     drop(paths.session_inbox(root, sid), "msg.txt", message)
-    final = wait_until(lambda: (s := wait_done(root, sid)).round == first.round + 1 and s.done and s, 240, "the rebuild")
+    final = wait_until(lambda: (s := wait_done(root, sid)).round > first.round and s.done and s, 400, "the rebuild")
     after = config.read_text()
     assert re.search(r'"speed":\s*1\.25\b', after), after[:400]
     assert re.search(r'"textScale":\s*1\.3\b', after), after[:400]
