@@ -294,3 +294,10 @@ def test_a_word_of_another_language_does_not_fire_inside_an_unrelated_word(text:
     """Prefix keywords of the new languages are kept tight ('torre', not 'torre*', which would read
     'torrent' as a stacker)."""
     assert genre not in [s.genre for s in score_genres(normalize(text))]
+
+
+def test_a_few_words_are_never_a_foreign_language_so_only_the_read_ones_compete() -> None:
+    """lingua gives this Dutch pitch to Swedish (0.67) and Dutch 0.10; on four words a foreign language
+    cannot be claimed, so Dutch wins among the languages the studio reads."""
+    r = detect(normalize("een katapultspel met 3 levels"))
+    assert (r.language, r.recognised) == ("nl", True), r

@@ -201,6 +201,10 @@ def detect(text: str) -> LanguageReading:
         return LanguageReading(language="en", read_as="en", recognised=True,
                                how="too few clues to tell the language: read as English")
     candidates = ranked(text)
+    if words < FOREIGN_WORDS:  # too few words to claim a foreign language: only the read ones compete
+        read = [(c, v) for c, v in candidates if c in LANGUAGES]
+        total = sum(v for _, v in read)
+        candidates = [(c, v / total) for c, v in read] if total > 0 else read
     if 1 < words < FEW_WORDS:  # one word is a guess whatever it is, and is said to be one
         mine = _by_own_words(text, candidates)
         if mine:
