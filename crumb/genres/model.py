@@ -14,10 +14,8 @@ from pathlib import Path
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 #: the languages the embedded studio reads a pitch in; every genre has a name and words in each
-LANGUAGES: tuple[str, ...] = ("en", "nl", "de", "it", "zh-Hans", "zh-Hant", "ko", "ja")
-#: languages a genre may already give words for while the studio learns to read them (issue 16: these
-#: join LANGUAGES once every built-in genre has them)
-COMING_LANGUAGES: tuple[str, ...] = ("es", "fr", "pt", "ru", "pl", "tr", "uk", "vi")
+LANGUAGES: tuple[str, ...] = ("en", "nl", "de", "it", "es", "fr", "pt", "ru", "pl", "tr", "uk", "vi",
+                              "zh-Hans", "zh-Hant", "ko", "ja")
 #: a words key for tokens of no language (emoji, "2048")
 ANY = "any"
 #: the palette colours a game draws with (spec.theme.palette is read in this order)
@@ -88,7 +86,7 @@ class Genre(_Data):
         missing = [lang for lang in LANGUAGES if not self.names.get(lang)]
         if missing:
             raise ValueError(f"names has no name for {', '.join(missing)}")
-        unknown = [k for k in self.words if k not in LANGUAGES and k not in COMING_LANGUAGES and k != ANY]
+        unknown = [k for k in self.words if k not in LANGUAGES and k != ANY]
         if unknown:
             raise ValueError(f"words has unknown language {', '.join(unknown)} (use {', '.join(LANGUAGES)} or {ANY!r})")
         missing = [lang for lang in LANGUAGES if lang not in self.words or not (self.words[lang].strong or self.words[lang].weak)]
@@ -120,7 +118,7 @@ class Genre(_Data):
     def all_words(self, kind: str) -> tuple[str, ...]:
         """Every language's `strong`, `weak` or `verbs` words, once each, in language order."""
         out: dict[str, None] = {}
-        for lang in (*LANGUAGES, *COMING_LANGUAGES, ANY):
+        for lang in (*LANGUAGES, ANY):
             w = self.words.get(lang)
             if w is not None:
                 out.update(dict.fromkeys(getattr(w, kind)))

@@ -27,7 +27,7 @@ def run(root: Path, *args: str) -> tuple[int, dict]:
     ("Minesweeper: click squares to clear a board hiding mines", "has no Minesweeper game"),
     ("Manoeuvreer het gele poppetje door nauwe gangetjes vol bolletjes en ontwijk de spookjes",
      "has no maze chase (Pac-Man) game"),
-    ("juego de la serpiente de 60 segundos", "the pitch is in Spanish"),
+    ("ett ormspel på sextio sekunder med tre liv", "the pitch is in Swedish"),
 ])
 def test_a_pitch_the_embedded_studio_cannot_honour_waits_for_a_person_with_the_reason(root, pitch, reason):
     code, got = run(root, pitch)

@@ -119,12 +119,12 @@ def test_two_genres_named_builds_one_and_says_the_other_was_not_built() -> None:
 
 
 @pytest.mark.parametrize(("pitch", "language"), [
-    ("juego de la serpiente de 60 segundos", "es"),
-    ("un jeu de serpent de 60 secondes avec trois vies", "fr"),
-    ("jogo da cobrinha com três vidas e sessenta segundos", "pt"),
-    ("gra w węża z trzema życiami na sześćdziesiąt sekund", "pl"),
-    ("üç canlı ve altmış saniyelik yılan oyunu", "tr"),
-    ("Змейка на шестьдесят секунд с тремя жизнями", "ru"),
+    ("ett ormspel med tre liv och sextio sekunder", "sv"),
+    ("et slangespil med tre liv og tres sekunder", "da"),
+    ("permainan ular dengan tiga nyawa dan enam puluh detik", "id"),
+    ("hra s hadem se třemi životy a šedesáti sekundami", "cs"),
+    ("kígyós játék három élettel és hatvan másodperccel", "hu"),
+    ("joc cu șarpele cu trei vieți și șaizeci de secunde", "ro"),
 ])
 def test_a_language_the_studio_does_not_read_is_named_and_never_a_plain_pass(pitch: str, language: str) -> None:
     spec = plan_fully(pitch)
@@ -139,6 +139,11 @@ def test_a_language_the_studio_does_not_read_is_named_and_never_a_plain_pass(pit
     ("a neon snake game with three lives", "en"), ("slang spel met 3 levens en een timer", "nl"),
     ("Schlangenspiel mit drei Leben", "de"), ("gioco del serpente con tre vite", "it"),
     ("贪吃蛇游戏，三条命", "zh-Hans"), ("뱀 게임 목숨 3개", "ko"), ("ヘビゲーム、ライフ3", "ja"),
+    ("juego de la serpiente de 60 segundos", "es"), ("un jeu de serpent de 60 secondes avec trois vies", "fr"),
+    ("jogo da cobrinha com três vidas e sessenta segundos", "pt"),
+    ("gra w węża z trzema życiami na sześćdziesiąt sekund", "pl"), ("üç canlı ve altmış saniyelik yılan oyunu", "tr"),
+    ("Змейка на шестьдесят секунд с тремя жизнями", "ru"), ("Змійка на шістдесят секунд з трьома життями", "uk"),
+    ("trò chơi rắn săn mồi với ba mạng và sáu mươi giây", "vi"),
 ])
 def test_the_languages_the_studio_reads_are_recognised(pitch: str, language: str) -> None:
     lang = plan_fully(pitch).reading.language

@@ -1,42 +1,88 @@
-"""Which language a pitch is written in, and whether the embedded studio reads it.
+"""Which language a pitch is written in, and whether the embedded studio reads it: the one place that
+decides (text.detect_language is this, for a raw text).
 
-Scripts decide for Japanese, Korean and Chinese. For other scripts a trained detector (lingua, which
-ships its own models and needs no network) says which language it is, so a Spanish pitch is named
-Spanish instead of being read as Dutch because it contains "de". Common words of the languages the
-studio reads break ties on short pitches. A language the studio does not read is said so: its verdict
-cannot claim that every word was understood.
+Scripts decide for Japanese (kana), Korean (Hangul) and Chinese (Han; simplified or traditional by
+its characters). For Latin and Cyrillic text a trained detector decides: lingua, which ships its own
+models and needs no network, told apart among every language the studio reads plus a few it does
+not (so a Swedish or Czech pitch is named as foreign instead of being read as its neighbour). On a
+short text only a confident answer counts; a text too short to tell is read as English and says so.
+
+Two tie-breaks follow the detector, neither a stop-word list. A language whose alphabet lacks a letter
+the text uses ("ę" is Polish, never Czech) cannot be the answer while another candidate has them all.
+And on a pitch of a few words, where the detector guesses (it calls "blocs qui tombent" Hungarian),
+the genre folders' own words decide: a word only one language's genre words know ("serpiente",
+"taupe", "бий") names that language, if it is written in the text's script. A language the studio
+does not read is claimed only on a sentence, never on a few words.
+
+Cost (bench/languages.py measures it): the first call loads the models (well under a second in
+lingua's low-accuracy mode); later calls take tens of microseconds.
 """
 
 from __future__ import annotations
 
 import re
 from functools import lru_cache
-from typing import Any
+from typing import TYPE_CHECKING
 
-from crumb.actors.embedded import catalogue as cat
+from crumb.genres import LANGUAGES
+from crumb.genres.registry import Registry, registry
 from crumb.protocol.game import LanguageReading
 
+if TYPE_CHECKING:
+    from lingua import LanguageDetector
+
 #: languages the detector tells apart beyond the ones the studio reads (so they are recognised as foreign)
-_DETECTED = ("en", "nl", "de", "it", "es", "fr", "pt", "pl", "tr", "vi", "sv", "id", "ru", "uk")
+FOREIGN = ("sv", "da", "id", "cs", "hu", "ro", "bg")
+#: the scripts that decide by themselves; every other language is the detector's
+BY_SCRIPT = ("zh-Hans", "zh-Hant", "ko", "ja")
 NAMES = {
     "en": "English", "nl": "Dutch", "de": "German", "it": "Italian", "zh-Hans": "Chinese (simplified)",
     "zh-Hant": "Chinese (traditional)", "ko": "Korean", "ja": "Japanese", "es": "Spanish", "fr": "French",
-    "pt": "Portuguese", "pl": "Polish", "tr": "Turkish", "vi": "Vietnamese", "sv": "Swedish",
-    "id": "Indonesian", "ru": "Russian", "uk": "Ukrainian",
+    "pt": "Portuguese", "pl": "Polish", "tr": "Turkish", "vi": "Vietnamese", "ru": "Russian", "uk": "Ukrainian",
+    "sv": "Swedish", "da": "Danish", "id": "Indonesian", "cs": "Czech", "hu": "Hungarian", "ro": "Romanian",
+    "bg": "Bulgarian",
 }
-MIN_WORDS = 3  # below this the detector guesses; common words (or English) decide instead
-MIN_CONFIDENCE = 0.5
-SURE = 0.9  # on a pitch of few words only a confident detection counts
-MANY_WORDS = 5
+#: the confidence a detection needs, by how many words the text has: one or two words are easily
+#: mistaken (lingua reads "snake" as Hungarian at 0.57), a sentence rarely is
+SURE_SHORT = 0.9   # fewer than 3 words
+SURE_MEDIUM = 0.7  # 3 or 4 words
+SURE_LONG = 0.5    # 5 words or more
+#: a language the studio does not read is claimed only this sure, on this many words: naming a pitch
+#: foreign costs its PASS
+SURE_FOREIGN = 0.8
+FOREIGN_WORDS = 5
+#: the detector reads this much of a text: a paragraph says its language as surely as a page, in
+#: a tenth of the time
+DETECT_CHARS = 2000
+#: below this many words the genre folders' words of one language outvote the detector (which, on
+#: "blocs qui tombent", gives French 0.002)
+FEW_WORDS = 6
 
-_STOPWORDS = {
-    "en": "the a an and with of to in you your game where that is are it make for on lives seconds points when",
-    "nl": "de het een en met van je jouw spel waar die dat is zijn op voor niet levens seconden punten maak als",
-    "de": "der die das und mit ein eine von zu spiel wo ist sind auf für nicht du dein leben sekunden punkte mach wenn",
-    "it": "il la lo gli le un una e con di da gioco dove che è sono per non tu vite secondi punti fai quando",
+#: letters beyond a–z each Latin-script language writes (generous: loan words keep their accents);
+#: Cyrillic languages list the letters of the shared block they do not write
+_LATIN_LETTERS = {
+    "en": "éèêëàâäïîôöüûçñ",
+    "nl": "éèêëàáäïíóöüúç",
+    "de": "äöüßéèàç",
+    "it": "àèéìíîòóùúç",
+    "es": "áéíóúñüç",
+    "fr": "àâæçéèêëîïôœùûüÿ",
+    "pt": "áâãàçéêíóôõúü",
+    "pl": "ąćęłńóśźżé",
+    "tr": "çğıöşüâîûé",
+    "vi": "àáảãạăằắẳẵặâầấẩẫậđèéẻẽẹêềếểễệìíỉĩịòóỏõọôồốổỗộơờớởỡợùúủũụưừứửữựỳýỷỹỵ",
+    "sv": "åäöéü",
+    "da": "æøåéü",
+    "id": "é",
+    "cs": "áčďéěíňóřšťúůýž",
+    "hu": "áéíóöőúüű",
+    "ro": "ăâîșțşţ",
 }
-_SIMPLIFIED = set("这们戏游时间条个贪动块砖鸟击飞颜红蓝绿黄关级钟边让说发难样为会乐记忆叠层过还后里两对开从门风龙马电车东见长问题话语认识实现点机体国图宝宫岛惊无尽跑觉")
-_TRADITIONAL = set("這們戲遊時間條個貪動塊磚鳥擊飛顏紅藍綠黃關級鐘邊讓說發難樣為會樂記憶疊層過還後裡兩對開從門風龍馬電車東見長問題話語認識實現點機體國圖寶宮島驚無盡覺")
+_CYRILLIC_LACKS = {"ru": "іїєґ", "uk": "ыэъё", "bg": "ыэёіїєґ"}
+_WORD = re.compile(r"[^\W\d_]{2,}")
+_LETTER = re.compile(r"[^\W\d_]")
+_SIMPLIFIED = set("头际猫鱼页应该选择数设计战敌枪弹场连线输赢进颗墙币这们戏游时间条个贪动块砖鸟击飞颜红蓝绿黄关级钟边让说发难样为会乐记忆叠层过还后里两对开从门风龙马电车东见长问题话语认识实现点机体国图宝宫岛惊无尽跑觉")
+_TRADITIONAL = set("頭際貓魚頁應該選擇數設計戰敵槍彈場連線輸贏進顆牆幣這們戲遊時間條個貪動塊磚鳥擊飛顏紅藍綠黃關級鐘邊讓說發難樣為會樂記憶疊層過還後裡兩對開從門風龍馬電車東見長問題話語認識實現點機體國圖寶宮島驚無盡覺")
 
 
 def _script(t: str) -> tuple[str, str] | None:
@@ -52,63 +98,138 @@ def _script(t: str) -> tuple[str, str] | None:
     return None
 
 
-def common_words(t: str) -> tuple[str, int]:
-    """The read language whose common words the text uses most, and how many (English at 0)."""
-    words = re.findall(r"[^\W\d_]+", t)
-    best, best_n = "en", 0
-    for lang, stop in _STOPWORDS.items():
-        sw = set(stop.split())
-        n = sum(1 for w in words if w in sw)
-        if n > best_n:
-            best, best_n = lang, n
-    return best, best_n
+def detected_languages() -> tuple[str, ...]:
+    """The codes the detector chooses among: every language read by its words, then the foreign ones."""
+    return (*(c for c in LANGUAGES if c not in BY_SCRIPT), *FOREIGN)
 
 
 @lru_cache(maxsize=1)
-def _detector() -> Any:
-    """Built once per process; the models load on first use (about a second, then microseconds)."""
+def _detector() -> LanguageDetector:
+    """Built once per process; the models load on first use (bench/languages.py measures it)."""
     from lingua import IsoCode639_1, Language, LanguageDetectorBuilder
 
-    langs = [Language.from_iso_code_639_1(getattr(IsoCode639_1, code.upper())) for code in _DETECTED]
+    langs = [Language.from_iso_code_639_1(getattr(IsoCode639_1, code.upper())) for code in detected_languages()]
     return LanguageDetectorBuilder.from_languages(*langs).with_low_accuracy_mode().build()
 
 
-def _detect(t: str) -> tuple[str, float] | None:
-    values = _detector().compute_language_confidence_values(t)
-    if not values:
+def _writes(lang: str, letters: set[str]) -> bool:
+    """Whether a language's alphabet has every non-ASCII letter of the text."""
+    if lang in _CYRILLIC_LACKS:
+        return not letters & set(_CYRILLIC_LACKS[lang])
+    extra = set(_LATIN_LETTERS.get(lang, ""))
+    return all(ch in extra for ch in letters if "\u00c0" <= ch <= "\u024f" or "\u1e00" <= ch <= "\u1eff")
+
+
+def ranked(text: str) -> list[tuple[str, float]]:
+    """The detector's candidates for a (normalized) text, best first, with its confidence; a candidate
+    whose alphabet lacks one of the text's letters goes last when another has them all."""
+    text = text[:DETECT_CHARS]
+    values = [(v.language.iso_code_639_1.name.lower(), float(v.value))
+              for v in _detector().compute_language_confidence_values(text)]
+    letters = {ch for ch in _LETTER.findall(text) if not ch.isascii()}
+    if not letters:
+        return values
+    fits = [(c, v) for c, v in values if _writes(c, letters)]
+    if not fits or fits[0][0] == values[0][0]:
+        return values
+    total = sum(v for _, v in fits) or 1.0
+    kept = {c for c, _ in fits}
+    return [(c, v / total) for c, v in fits] + [(c, 0.0) for c, _ in values if c not in kept]
+
+
+@lru_cache(maxsize=4)
+def _vocabulary(reg: Registry) -> dict[str, tuple[str, ...]]:
+    """Per language the detector decides, every keyword and name its genre folders give."""
+    out: dict[str, set[str]] = {}
+    for g in reg.genres:
+        for lang, w in g.genre.words.items():
+            if lang in LANGUAGES and lang not in BY_SCRIPT:
+                out.setdefault(lang, set()).update(w.strong, w.weak, w.verbs)
+        for lang, name in g.genre.names.items():
+            if lang in LANGUAGES and lang not in BY_SCRIPT:
+                out.setdefault(lang, set()).add(name.lower())
+    return {lang: tuple(sorted(kws)) for lang, kws in out.items()}
+
+
+def own_words(text: str) -> dict[str, list[str]]:
+    """Per language, the words of a (normalized) text that only that language's genre words know."""
+    from crumb.actors.embedded.text import keyword_core, keyword_re  # text.py imports this module
+
+    tokens = [(m.start(), m.end(), m.group(0)) for m in _WORD.finditer(text)]
+    owners: list[set[str]] = [set() for _ in tokens]
+    for lang, keywords in _vocabulary(registry()).items():
+        for kw in keywords:
+            if keyword_core(kw) not in text:
+                continue
+            for m in keyword_re(kw).finditer(text):
+                for i, (start, end, _) in enumerate(tokens):
+                    if start < m.end() and end > m.start():
+                        owners[i].add(lang)
+    out: dict[str, list[str]] = {}
+    for (_, _, word), langs in zip(tokens, owners, strict=True):
+        if len(langs) == 1:
+            out.setdefault(next(iter(langs)), []).append(word)
+    return out
+
+
+def _by_own_words(text: str, candidates: list[tuple[str, float]]) -> tuple[str, float, list[str]] | None:
+    """The language of the text's script whose genre words alone the text uses most (ties: the
+    detector's favourite)."""
+    cyrillic = len(re.findall(r"[\u0400-\u04ff]", text)) > len(re.findall(r"[a-z\u00c0-\u024f\u1e00-\u1eff]", text))
+    own = {lang: w for lang, w in own_words(text).items() if (lang in _CYRILLIC_LACKS) == cyrillic}
+    if not own:
         return None
-    top = values[0]
-    return top.language.iso_code_639_1.name.lower(), float(top.value)
+    conf = dict(candidates)
+    most = max(len(w) for w in own.values())
+    lang = max((lang for lang, w in own.items() if len(w) == most), key=lambda c: conf.get(c, 0.0))
+    return lang, conf.get(lang, 0.0), own[lang]
+
+
+def sure_at(words: int) -> float:
+    """The confidence a detection needs on a text of this many words."""
+    return SURE_SHORT if words < 3 else SURE_MEDIUM if words < 5 else SURE_LONG
 
 
 def detect(text: str) -> LanguageReading:
     """The pitch's language, the language it is read as, and how that was decided (text is normalized)."""
-    t = text
-    by_script = _script(t)
+    by_script = _script(text)
     if by_script:
         lang, how = by_script
         return LanguageReading(language=lang, read_as=lang, recognised=True, how=f"{NAMES[lang]}, by {how}")
-    stop_lang, stop_n = common_words(t)
-    words = re.findall(r"[^\W\d_]{2,}", t)
-    if len(words) < MIN_WORDS:
-        if stop_n:
-            return LanguageReading(language=stop_lang, read_as=stop_lang, recognised=True,
-                                   how=f"{NAMES[stop_lang]}, by its common words (too short for the detector)")
+    words = len(_WORD.findall(text))
+    if not words:
         return LanguageReading(language="en", read_as="en", recognised=True,
                                how="too few clues to tell the language: read as English")
-    found = _detect(t)
-    sure = found is not None and (found[1] >= SURE or (len(words) >= MANY_WORDS and found[1] >= MIN_CONFIDENCE))
-    if found is None or not sure:
-        how = (f"{NAMES[stop_lang]}, by its common words" if stop_n else
-               "too few clues to tell the language: read as English")
-        return LanguageReading(language=stop_lang, read_as=stop_lang, recognised=True, how=how)
-    lang, confidence = found
-    if lang in cat.LANGUAGES:
+    candidates = ranked(text)
+    if words < FOREIGN_WORDS:  # too few words to claim a foreign language: only the read ones compete
+        read = [(c, v) for c, v in candidates if c in LANGUAGES]
+        total = sum(v for _, v in read)
+        candidates = [(c, v / total) for c, v in read] if total > 0 else read
+    if 1 < words < FEW_WORDS:  # one word is a guess whatever it is, and is said to be one
+        mine = _by_own_words(text, candidates)
+        if mine:
+            lang, conf, said = mine
+            return LanguageReading(language=lang, read_as=lang, recognised=True,
+                                   how=f"{NAMES[lang]}, by its words ({', '.join(said)}) on a pitch too short "
+                                       f"for the language detector alone ({conf:.2f})")
+    need = sure_at(words)
+    top = next(((c, v) for c, v in candidates if v >= need and (
+        c in LANGUAGES or (v >= max(need, SURE_FOREIGN) and words >= FOREIGN_WORDS))), None)
+    if top is None:
+        # not sure of anything: Cyrillic text is still Cyrillic, so its best reading is kept
+        cyrillic = next(((c, v) for c, v in candidates if c in _CYRILLIC_LACKS and c in LANGUAGES), None)
+        if cyrillic and re.search(r"[\u0400-\u04ff]", text):
+            lang, conf = cyrillic
+            return LanguageReading(language=lang, read_as=lang, recognised=True,
+                                   how=f"{NAMES[lang]}, the language detector's best guess ({conf:.2f}) for Cyrillic text")
+        return LanguageReading(language="en", read_as="en", recognised=True,
+                               how="too few clues to tell the language: read as English")
+    lang, confidence = top
+    if lang in LANGUAGES:
         return LanguageReading(language=lang, read_as=lang, recognised=True,
                                how=f"{NAMES[lang]}, by the language detector ({confidence:.2f})")
-    read_as = "en"
     return LanguageReading(
-        language=lang, read_as=read_as, recognised=False,
+        language=lang, read_as="en", recognised=False,
         how=(f"the pitch is in {NAMES.get(lang, lang)} (language detector, {confidence:.2f}), which the embedded "
-             f"studio does not read yet: it was read with the {NAMES[read_as]} words it knows, so a stated number "
+             f"studio does not read yet: it was read with the English words it knows, so a stated number "
              f"or wish may have been missed"))

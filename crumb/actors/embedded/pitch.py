@@ -115,6 +115,8 @@ def confident(scores: Sequence[GenreScore]) -> bool:
 _SPACE_KEY = re.compile(
     r"\b(?:press|hit|tap|with|use|using|hold|druk op|drück|premi)\s+(?:the\s+|de\s+|die\s+)?space(?:\s?bar|\s?key|taste)?\b"
     r"|\bspace\s?(?:bar|key|taste)\b|\bspatiebalk\b|\bleertaste\b"
+    r"|\b(?:appuie|appuyez|appuyer)\s+sur\s+(?:la\s+)?(?:barre\s+d')?espace\b|\btouche\s+espace\b|\bbarre\s+d'espace(?:ment)?\b"
+    r"|\bbarra\s+(?:espaciadora|de\s+espaço)\b|\btecla\s+(?:de\s+)?espa(?:cio|ço)\b"
 )
 
 
@@ -147,12 +149,18 @@ def find_extras(text: str) -> list[str]:
 
 
 _FAST = ("fast", "fast-paced", "quick", "speedy", "snel", "snelle", "schnell*", "veloce", "rapid*", "빠른", "速い",
-         "高速", "快速")
+         "高速", "快速", "rápido", "rápida", "rápidos", "veloz", "rapide*", "быстр*", "szybk*", "hızlı", "швидк*", "nhanh",
+         "tốc độ cao")
 _SLOW = ("slow", "slow-paced", "relaxed", "calm", "chill", "langzaam", "rustig*", "langsam*", "gemütlich", "lento",
-         "lenta", "tranquill*", "느린", "천천히", "ゆっくり", "のんびり", "慢", "悠闲", "悠閒")
+         "lenta", "tranquill*", "느린", "천천히", "ゆっくり", "のんびり", "慢", "悠闲", "悠閒", "tranquilo", "tranquila",
+         "relajad*", "lent", "lente", "calme", "tranquille", "calmo", "calma", "медленн*", "спокойн*", "woln*", "spokojn*",
+         "yavaş", "sakin", "повільн*", "спокійн*", "chậm", "thư giãn")
 _BIG_TEXT = ("big text", "large text", "big font", "large font", "big letters", "large print", "grote letters",
              "grote tekst", "große schrift", "großer text", "grosse schrift", "testo grande", "caratteri grandi",
-             "大字", "큰 글씨", "큰 글자", "大きい文字", "大きな文字")
+             "大字", "큰 글씨", "큰 글자", "大きい文字", "大きな文字", "texto grande", "letra grande", "letras grandes",
+             "gros texte", "grand texte", "gros caractères", "texte en gros", "крупный текст", "крупный шрифт",
+             "большой текст", "крупные буквы", "duży tekst", "duża czcionka", "duże litery", "büyük yazı", "büyük metin",
+             "büyük harf*", "великий текст", "великий шрифт", "великі літери", "chữ to", "chữ lớn")
 
 
 def set_knob(extras: Sequence[str], name: str, value: float) -> list[str]:
@@ -176,7 +184,10 @@ def knob(extras: Sequence[str], name: str) -> float:
 _Q = r"[\"“”„«»「『]([^\"“”„«»「」『』\n]{2,60})[\"“”„«»」』]"
 _QUOTED = re.compile(  # a quoted name after "called"/"genaamd"/"叫" ..., or before "이라는"/"という"
     r"(?i:called|named|titled|title|genaamd|getiteld|heet|namens|heißt|heisst|titel|chiamato|chiamata|intitolato|"
-    r"titolo|叫做|叫|名为|名為|标题|標題|제목|タイトル|名前は)\s*[:：]?\s*" + _Q + "|" + _Q + r"\s*(?:이라는|라는|という|って)"
+    r"titolo|llamad[oa]|titulad[oa]|se llama|appel[ée]e?|intitul[ée]e?|nomm[ée]e?|s'appelle|chamad[oa]|intitulad[oa]|"
+    r"под названием|называется|pod tytułem|o nazwie|zatytułowan[ay]|під назвою|називається|tên là|có tên|gọi là|"
+    r"叫做|叫|名为|名為|标题|標題|제목|タイトル|名前は)\s*[:：]?\s*" + _Q + "|" + _Q
+    + r"\s*(?:이라는|라는|という|って|adlı|isimli|adında)"
 )
 
 
@@ -245,12 +256,25 @@ _WISH_MARKERS = (
     "ik wil", "stattdessen", "mach daraus", "mach es", "lieber", "ändere", "ich will", "ich möchte", "statt",
     "invece", "fallo", "falla", "trasforma", "cambia", "voglio", "preferisco", "改成", "换成", "換成", "改为", "改為",
     "变成", "變成", "我想要", "我要", "바꿔", "대신", "로 해", "으로 해", "원해", "変えて", "代わりに", "にして", "がいい",
+    "en vez de", "en lugar de", "hazlo", "conviértelo", "cámbialo", "cambia a", "quiero", "prefiero", "que sea",
+    "plutôt", "au lieu de", "fais-en", "transforme", "change en", "je veux", "je voudrais", "je préfère",
+    "em vez de", "ao invés de", "transforma", "muda para", "mude para", "quero", "prefiro",
+    "вместо", "сделай", "переделай", "хочу", "лучше", "поменяй на", "пусть будет",
+    "zamiast", "zrób z tego", "zmień na", "chcę", "wolę", "niech będzie",
+    "yerine", "olsun", "istiyorum", "dönüştür", "değiştir",
+    "замість", "зроби", "переробі*", "краще", "нехай буде", "зміни на",
+    "thay vì", "thay bằng", "đổi thành", "chuyển thành", "biến thành", "tôi muốn",
 )
 _OTHER_GENRE = (
     "another genre", "different genre", "other genre", "another game", "different game", "something else",
     "andere genre", "ander genre", "ander spel", "iets anders", "anderes genre", "anderes spiel", "etwas anderes",
     "altro genere", "genere diverso", "altro gioco", "qualcos'altro", "换个类型", "換個類型", "换一个", "換一個",
     "别的类型", "別的類型", "其他类型", "其他類型", "다른 장르", "다른 게임", "別のジャンル", "他のジャンル", "別のゲーム",
+    "otro género", "otro juego", "otra cosa", "algo diferente", "un autre genre", "un autre jeu", "autre chose",
+    "quelque chose d'autre", "outro gênero", "outro jogo", "outra coisa", "другой жанр", "другую игру", "другая игра",
+    "что-то другое", "что-нибудь другое", "inny gatunek", "inną grę", "inna gra", "coś innego", "başka bir tür",
+    "farklı bir tür", "başka bir oyun", "farklı bir oyun", "başka bir şey", "інший жанр", "іншу гру", "інша гра",
+    "щось інше", "thể loại khác", "trò khác", "game khác",
 )
 
 

@@ -23,6 +23,8 @@ from crumb.protocol.game import Controls, GenreReading, Numbers, PitchReading, S
 
 #: genres that carry any theme: the last resort of a choice, and research's when nothing else fits
 FALLBACK_GENRES = ("dodge", "clicker", "runner")
+#: languages whose describing word follows the noun, so a title reads as a native speaker would write it
+ADJECTIVE_AFTER = ("it", "es", "fr", "pt", "vi")
 
 # ---------------------------------------------------------------- the spec
 
@@ -46,6 +48,8 @@ def _title(reading: Reading, genre: str) -> str:
         return name
     if is_cjk(word) and lang != "ko":
         return (word + name)[:120]
+    if lang in ADJECTIVE_AFTER:  # "Serpiente roja", "Serpent néon", "Rắn săn mồi dưới nước"
+        return f"{name} {word}"[:120]
     return f"{word[:1].upper()}{word[1:]} {name}"[:120]
 
 

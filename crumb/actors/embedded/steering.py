@@ -8,45 +8,108 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from functools import lru_cache
 
 from crumb.actors.embedded import catalogue as cat
-from crumb.actors.embedded.fidelity import after_edit
+from crumb.actors.embedded.fidelity import after_edit, support
 from crumb.actors.embedded.numbers import SPEED_FACTOR, read_numbers
 from crumb.actors.embedded.pitch import find_colours, find_extras, find_theme, genre_wish, knob, set_knob
 from crumb.actors.embedded.rules import criteria_for, describe, with_genre
-from crumb.actors.embedded.text import detect_language, find_any, normalize
-from crumb.protocol.game import Numbers, Spec, Theme
+from crumb.actors.embedded.text import detect_language, find_any, keyword_core, keyword_re, normalize
+from crumb.protocol.game import NUMBER_LIMITS, Numbers, Spec, Theme
 
 FASTER = ("faster", "quicker", "speed up", "speed it up", "more speed", "too slow", "sneller", "vlugger",
           "te langzaam", "te traag", "schneller", "zu langsam", "più veloce", "più rapido", "velocizza",
           "troppo lento", "更快", "快一点", "快一點", "加快", "加速", "太慢", "더 빠르게", "빠르게", "빨리",
-          "너무 느려", "速く", "早く", "スピードアップ", "遅すぎ")
+          "너무 느려", "速く", "早く", "スピードアップ", "遅すぎ", "más rápido", "más rápida", "acelera", "demasiado lento",
+          "plus rapide", "plus vite", "accélère", "accélérer", "trop lent", "trop lente", "mais rápido", "mais rápida",
+          "lento demais", "muito lento", "быстрее", "побыстрее", "ускорь", "ускорить", "слишком медленно", "szybciej",
+          "przyspiesz", "za wolno", "daha hızlı", "hızlandır", "çok yavaş", "швидше", "пришвидш*", "прискор*",
+          "занадто повільно", "nhanh hơn", "tăng tốc", "quá chậm", "chậm quá")
 SLOWER = ("slower", "slow down", "slow it down", "too fast", "less fast", "langzamer", "trager", "te snel",
           "langsamer", "zu schnell", "più lento", "più piano", "rallenta", "troppo veloce", "更慢", "慢一点", "慢一點",
-          "减速", "減速", "太快", "더 느리게", "느리게", "천천히", "너무 빨라", "遅く", "ゆっくり", "速すぎ")
+          "减速", "減速", "太快", "더 느리게", "느리게", "천천히", "너무 빨라", "遅く", "ゆっくり", "速すぎ", "más lento",
+          "más lenta", "más despacio", "frena", "demasiado rápido", "plus lent", "plus lente", "moins vite", "ralentis",
+          "ralentir", "trop rapide", "trop vite", "mais devagar", "mais lento", "mais lenta", "desacelera", "rápido demais",
+          "muito rápido", "медленнее", "помедленнее", "замедли", "слишком быстро", "wolniej", "zwolnij", "za szybko",
+          "daha yavaş", "yavaşlat", "çok hızlı", "повільніше", "сповільн*", "уповільн*", "занадто швидко", "chậm hơn",
+          "chậm lại", "giảm tốc", "quá nhanh", "nhanh quá")
 BIGGER_TEXT = ("bigger text", "larger text", "bigger font", "larger font", "text bigger", "font bigger",
                "text larger", "bigger letters", "larger letters", "grotere tekst", "grotere letters", "tekst groter",
                "letters groter", "größere schrift", "größerer text", "grössere schrift", "text größer",
                "schrift größer", "größere buchstaben", "testo più grande", "caratteri più grandi",
                "scritte più grandi", "字大一点", "字大一點", "字体大", "字體大", "更大的字", "放大文字", "大字",
-               "글자 크게", "큰 글씨", "글씨 크게", "글자를 크게", "文字を大きく", "大きい文字", "文字大きく", "字を大きく")
+               "글자 크게", "큰 글씨", "글씨 크게", "글자를 크게", "文字を大きく", "大きい文字", "文字大きく", "字を大きく",
+               "texto más grande", "letra más grande", "letras más grandes", "agranda el texto", "texte plus grand",
+               "texte plus gros", "plus gros texte", "agrandir le texte", "agrandis le texte", "police plus grande",
+               "texto maior", "letra maior", "letras maiores", "aumenta o texto", "текст крупнее", "шрифт крупнее",
+               "крупнее текст", "крупнее шрифт", "увеличь текст", "увеличь шрифт", "większy tekst", "większa czcionka",
+               "większe litery", "powiększ tekst", "yazıyı büyüt", "daha büyük yazı", "metni büyüt", "більший текст",
+               "збільш текст", "збільш шрифт", "більший шрифт", "крупніший текст", "chữ to hơn", "chữ lớn hơn",
+               "phóng to chữ", "tăng cỡ chữ")
 SMALLER_TEXT = ("smaller text", "smaller font", "text smaller", "font smaller", "kleinere tekst", "tekst kleiner",
                 "kleinere schrift", "text kleiner", "schrift kleiner", "testo più piccolo", "字小一点", "字小一點",
-                "更小的字", "글자 작게", "작은 글씨", "文字を小さく", "小さい文字")
+                "更小的字", "글자 작게", "작은 글씨", "文字を小さく", "小さい文字", "texto más pequeño",
+                "letra más pequeña", "letras más pequeñas", "texte plus petit", "police plus petite", "texto menor",
+                "letra menor", "letras menores", "текст мельче", "шрифт мельче", "мельче текст", "уменьши текст",
+                "уменьши шрифт", "mniejszy tekst", "mniejsza czcionka", "mniejsze litery", "yazıyı küçült",
+                "daha küçük yazı", "metni küçült", "менший текст", "зменш текст", "зменш шрифт", "менший шрифт",
+                "chữ nhỏ hơn", "thu nhỏ chữ", "giảm cỡ chữ")
 NO_TIME_LIMIT = ("no time limit", "no timer", "untimed", "without a timer", "without time limit", "geen tijdslimiet",
                  "zonder tijdslimiet", "geen timer", "ohne zeitlimit", "kein zeitlimit", "ohne timer",
                  "senza limite di tempo", "senza timer", "不限时", "不限時", "没有时间限制", "沒有時間限制",
-                 "시간 제한 없이", "제한 시간 없이", "時間制限なし", "制限時間なし")
+                 "시간 제한 없이", "제한 시간 없이", "時間制限なし", "制限時間なし", "sin límite de tiempo",
+                 "sin temporizador", "sin reloj", "sans limite de temps", "sans chrono", "sans minuteur",
+                 "sem limite de tempo", "sem cronômetro", "sem tempo limite", "без ограничения времени",
+                 "без лимита времени", "без таймера", "bez limitu czasu", "bez ograniczenia czasu", "bez timera",
+                 "süre sınırı olmadan", "süre sınırı yok", "süresiz", "zamanlayıcı olmadan", "без обмеження часу",
+                 "без ліміту часу", "không giới hạn thời gian", "không tính giờ", "bỏ giới hạn thời gian")
+MORE_LIVES = ("more lives", "增加生命", "加一条命", "加一條命", "extra life", "another life", "one more life", "meer levens", "extra leven", "mehr leben",
+              "ein leben mehr", "più vite", "una vita in più", "más vidas", "una vida más", "plus de vies",
+              "une vie de plus", "mais vidas", "uma vida a mais", "больше жизней", "ещё жизнь", "еще жизнь",
+              "więcej żyć", "dodatkowe życie", "daha fazla can", "bir can daha", "більше життів", "ще життя",
+              "thêm mạng", "nhiều mạng hơn", "更多生命", "多一条命", "多一條命", "목숨 더", "목숨을 더",
+              "ライフを増やして", "ライフ追加", "残機を増やして")
+FEWER_LIVES = ("fewer lives", "less lives", "one life less", "minder levens", "weniger leben", "meno vite",
+               "menos vidas", "moins de vies", "меньше жизней", "mniej żyć", "daha az can", "менше життів",
+               "ít mạng hơn", "bớt mạng", "更少生命", "少一条命", "少一條命", "목숨 줄여", "목숨을 줄여",
+               "ライフを減らして")
+MORE_TIME = ("more time", "more seconds", "extra time", "meer tijd", "mehr zeit", "più tempo", "más tiempo",
+             "plus de temps", "mais tempo", "больше времени", "więcej czasu", "daha fazla süre", "daha çok zaman",
+             "більше часу", "thêm thời gian", "更多时间", "更多時間", "多一点时间", "多一點時間", "시간 더",
+             "시간을 더", "時間を増やして", "もっと時間")
+LESS_TIME = ("less time", "fewer seconds", "minder tijd", "weniger zeit", "meno tempo", "menos tiempo",
+             "moins de temps", "menos tempo", "меньше времени", "mniej czasu", "daha az süre", "daha az zaman",
+             "менше часу", "ít thời gian hơn", "bớt thời gian", "更少时间", "更少時間", "少一点时间", "少一點時間",
+             "시간 줄여", "시간을 줄여", "時間を減らして")
+LIVES_STEP = 1
+TIME_STEP = 1.5
 SPEED_STEP = 1.25
 TEXT_STEP = 1.3
-HELP = "try e.g. 'faster', 'make it red', '30 seconds', 'three lives', 'bigger text', 'target 500'"
+HELP = "try e.g. 'faster', 'make it red', '30 seconds', 'three lives', 'more time', 'bigger text', 'target 500'"
 
 
 def _clamp(v: float, lo: float, hi: float) -> float:
     return round(min(hi, max(lo, v)), 4)
 
 
+@lru_cache(maxsize=1)
+def _counted_steps() -> tuple[str, ...]:
+    """The more/fewer phrases that say a number themselves ('多一条命', 'bir can daha', 'one more life'):
+    a step of one, not a count of one, so the number reader does not see them."""
+    return tuple(k for k in (*MORE_LIVES, *FEWER_LIVES, *MORE_TIME, *LESS_TIME)
+                 if any(v is not None for v in read_numbers(k, detect_language(k)).numbers.model_dump().values()))
+
+
+def _without_steps(text: str) -> str:
+    for kw in _counted_steps():
+        if keyword_core(kw) in text:
+            text = keyword_re(kw).sub(lambda m: " " * len(m.group(0)), text)
+    return text
+
+
 def _numbers(spec: Spec, text: str) -> tuple[Spec, list[str]]:
+    text = _without_steps(text)
     read = read_numbers(text, detect_language(text))
     numbers = spec.numbers.model_dump()
     notes: list[str] = []
@@ -73,6 +136,46 @@ def _numbers(spec: Spec, text: str) -> tuple[Spec, list[str]]:
                            else (spec.core_loop, spec.win, spec.lose))
         spec = spec.model_copy(update={"numbers": new, "core_loop": core, "win": win, "lose": lose})
     return spec, notes
+
+
+def _relative(spec: Spec, text: str) -> tuple[Spec, list[str]]:
+    """'more lives', 'menos tiempo': a step from what the game plays now (the stated number, else the
+    genre's default), for a person who wants more or less without naming a number. A number stated in
+    the same message was set by _numbers and wins."""
+    lives = 1 if find_any(text, MORE_LIVES) else -1 if find_any(text, FEWER_LIVES) else 0
+    time = 1 if find_any(text, MORE_TIME) else -1 if find_any(text, LESS_TIME) else 0
+    if not lives and not time:
+        return spec, []
+    text_numbers = _without_steps(text)
+    stated = read_numbers(text_numbers, detect_language(text_numbers)).numbers
+    lives = 0 if stated.lives is not None else lives
+    time = 0 if stated.time_limit_s is not None else time
+    defaults = cat.entry(spec.genre).defaults if spec.genre in cat.genre_ids() else {}
+    numbers, notes = spec.numbers.model_dump(), []
+    if lives:
+        why = support(spec.genre, "lives", 2.0)
+        now = int(numbers["lives"] or defaults.get("lives") or 1)  # no lives stated: the first lost life ends it
+        new = max(1, min(int(NUMBER_LIMITS["lives"][1]), now + lives * LIVES_STEP))
+        if why:
+            notes.append(f"lives: not changed ({why})")
+        elif new != now:
+            notes.append(f"lives: {now} → {new} ({'more' if lives > 0 else 'fewer'})")
+            numbers["lives"] = new
+    if time:
+        now_t = numbers["time_limit_s"] or defaults.get("time_limit_s")
+        if now_t is None:
+            notes.append("time limit: not changed (the game has no clock; say e.g. '60 seconds')")
+        else:
+            new_t = round(now_t * TIME_STEP) if time > 0 else max(5, round(now_t / TIME_STEP))
+            new_t = int(min(NUMBER_LIMITS["time_limit_s"][1], new_t))
+            notes.append(f"time limit: {now_t} s → {new_t} s ({'more' if time > 0 else 'less'} time)")
+            numbers["time_limit_s"] = new_t
+    if numbers == spec.numbers.model_dump():
+        return spec, notes
+    new_numbers = Numbers(**numbers)
+    core, win, lose = (describe(spec.genre, new_numbers) if spec.genre in cat.genre_ids()
+                       else (spec.core_loop, spec.win, spec.lose))
+    return spec.model_copy(update={"numbers": new_numbers, "core_loop": core, "win": win, "lose": lose}), notes
 
 
 def _speed(spec: Spec, text: str) -> tuple[Spec, list[str]]:
@@ -141,7 +244,7 @@ def _steer_one(spec: Spec, message: str, *, genre_changes: bool) -> tuple[Spec, 
         if wish.genre and wish.genre != spec.genre:
             notes.append(f"genre: {spec.genre} → {wish.genre} ({wish.said!r})")
             spec = with_genre(spec, wish.genre, f"Steered to {wish.genre}: {wish.said!r}.")
-    for step in (_numbers, _speed, _text_size, _extras, _look):
+    for step in (_numbers, _relative, _speed, _text_size, _extras, _look):
         spec, step_notes = step(spec, text)
         notes += step_notes
     if not notes:
