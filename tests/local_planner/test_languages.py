@@ -7,11 +7,11 @@ import pytest
 
 from crumb.actors.embedded.catalogue import entry, genre_ids
 from crumb.actors.embedded.language import FOREIGN as DETECTED_FOREIGN
-from crumb.actors.embedded.language import detect
+from crumb.actors.embedded.language import detect, detect_language
 from crumb.actors.embedded.pitch import find_colours, find_theme, score_genres
 from crumb.actors.embedded.planner import plan
 from crumb.actors.embedded.research import research
-from crumb.actors.embedded.text import detect_language, normalize
+from crumb.actors.embedded.text import normalize
 from crumb.actors.embedded.unbuilt import unbuilt
 from crumb.genres import LANGUAGES
 from crumb.protocol.events import ResearchPlan

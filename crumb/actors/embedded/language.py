@@ -1,5 +1,5 @@
 """Which language a pitch is written in, and whether the embedded studio reads it: the one place that
-decides (text.detect_language is this, for a raw text).
+decides (detect_language is this, for a raw text).
 
 Scripts decide for Japanese (kana), Korean (Hangul) and Chinese (Han; simplified or traditional by
 its characters). For Latin and Cyrillic text a trained detector decides: lingua, which ships its own
@@ -24,6 +24,7 @@ import re
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
+from crumb.actors.embedded.text import keyword_core, keyword_re, normalize
 from crumb.genres import LANGUAGES
 from crumb.genres.registry import Registry, registry
 from crumb.protocol.game import LanguageReading
@@ -153,8 +154,6 @@ def _vocabulary(reg: Registry) -> dict[str, tuple[str, ...]]:
 
 def own_words(text: str) -> dict[str, list[str]]:
     """Per language, the words of a (normalized) text that only that language's genre words know."""
-    from crumb.actors.embedded.text import keyword_core, keyword_re  # text.py imports this module
-
     tokens = [(m.start(), m.end(), m.group(0)) for m in _WORD.finditer(text)]
     owners: list[set[str]] = [set() for _ in tokens]
     for lang, keywords in _vocabulary(registry()).items():
@@ -233,3 +232,8 @@ def detect(text: str) -> LanguageReading:
         how=(f"the pitch is in {NAMES.get(lang, lang)} (language detector, {confidence:.2f}), which the embedded "
              f"studio does not read yet: it was read with the English words it knows, so a stated number "
              f"or wish may have been missed"))
+
+
+def detect_language(text: str) -> str:
+    """The language a raw text is read with (normalised first; see detect for how)."""
+    return detect(normalize(text)).read_as

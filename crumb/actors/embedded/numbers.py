@@ -17,7 +17,8 @@ from functools import lru_cache
 
 from pydantic import BaseModel, Field
 
-from crumb.actors.embedded.text import detect_language, is_cjk, word_pattern
+from crumb.actors.embedded.language import detect_language
+from crumb.actors.embedded.text import is_cjk, word_pattern
 from crumb.protocol.game import NUMBER_LIMITS, Numbers
 
 MAX_NUMBERS = 200  # a pitch stating more numbers than this is not a pitch; the first ones count

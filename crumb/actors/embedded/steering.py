@@ -12,10 +12,11 @@ from functools import lru_cache
 
 from crumb.actors.embedded import catalogue as cat
 from crumb.actors.embedded.fidelity import after_edit, support
+from crumb.actors.embedded.language import detect_language
 from crumb.actors.embedded.numbers import SPEED_FACTOR, read_numbers
 from crumb.actors.embedded.pitch import find_colours, find_extras, find_theme, genre_wish, knob, set_knob
 from crumb.actors.embedded.rules import criteria_for, describe, with_genre
-from crumb.actors.embedded.text import detect_language, find_any, keyword_core, keyword_re, normalize
+from crumb.actors.embedded.text import find_any, keyword_core, keyword_re, normalize
 from crumb.protocol.game import NUMBER_LIMITS, Numbers, Spec, Theme
 
 FASTER = ("faster", "quicker", "speed up", "speed it up", "more speed", "too slow", "sneller", "vlugger",

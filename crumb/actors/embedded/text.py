@@ -12,8 +12,6 @@ import unicodedata
 from collections.abc import Sequence
 from functools import lru_cache
 
-from crumb.actors.embedded.language import detect
-
 MAX_TEXT = 20_000
 
 
@@ -65,12 +63,3 @@ def find_any(text: str, keywords: Sequence[str]) -> tuple[int, str] | None:
         if m and (best is None or m.start() < best[0]):
             best = (m.start(), m.group(0))
     return best
-
-
-# ---------------------------------------------------------------- language
-
-
-def detect_language(text: str) -> str:
-    """The catalogue language a text is read with (see crumb.actors.embedded.language for how)."""
-    return detect(normalize(text)).read_as
-
