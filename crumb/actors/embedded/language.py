@@ -189,16 +189,19 @@ def sure_at(words: int) -> float:
     return SURE_SHORT if words < 3 else SURE_MEDIUM if words < 5 else SURE_LONG
 
 
-def detect(text: str) -> LanguageReading:
-    """The pitch's language, the language it is read as, and how that was decided (text is normalized)."""
+def detect(text: str, unsure: str = "en") -> LanguageReading:
+    """The pitch's language, the language it is read as, and how that was decided (text is normalized).
+    `unsure` is what a text with too few clues is read as: English for a pitch, the session's own
+    language for a steering message ("3 can" in a Turkish session is three lives)."""
+    unsure = unsure if unsure in LANGUAGES else "en"
     by_script = _script(text)
     if by_script:
         lang, how = by_script
         return LanguageReading(language=lang, read_as=lang, recognised=True, how=f"{NAMES[lang]}, by {how}")
     words = len(_WORD.findall(text))
     if not words:
-        return LanguageReading(language="en", read_as="en", recognised=True,
-                               how="too few clues to tell the language: read as English")
+        return LanguageReading(language=unsure, read_as=unsure, recognised=True,
+                               how=f"too few clues to tell the language: read as {NAMES[unsure]}")
     candidates = ranked(text)
     if words < FOREIGN_WORDS:  # too few words to claim a foreign language: only the read ones compete
         read = [(c, v) for c, v in candidates if c in LANGUAGES]
@@ -221,8 +224,8 @@ def detect(text: str) -> LanguageReading:
             lang, conf = cyrillic
             return LanguageReading(language=lang, read_as=lang, recognised=True,
                                    how=f"{NAMES[lang]}, the language detector's best guess ({conf:.2f}) for Cyrillic text")
-        return LanguageReading(language="en", read_as="en", recognised=True,
-                               how="too few clues to tell the language: read as English")
+        return LanguageReading(language=unsure, read_as=unsure, recognised=True,
+                               how=f"too few clues to tell the language: read as {NAMES[unsure]}")
     lang, confidence = top
     if lang in LANGUAGES:
         return LanguageReading(language=lang, read_as=lang, recognised=True,
@@ -234,6 +237,6 @@ def detect(text: str) -> LanguageReading:
              f"or wish may have been missed"))
 
 
-def detect_language(text: str) -> str:
+def detect_language(text: str, unsure: str = "en") -> str:
     """The language a raw text is read with (normalised first; see detect for how)."""
-    return detect(normalize(text)).read_as
+    return detect(normalize(text), unsure).read_as

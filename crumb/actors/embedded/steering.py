@@ -111,7 +111,7 @@ def _without_steps(text: str) -> str:
 
 def _numbers(spec: Spec, text: str) -> tuple[Spec, list[str]]:
     text = _without_steps(text)
-    read = read_numbers(text, detect_language(text))
+    read = read_numbers(text, detect_language(text, spec.language))
     numbers = spec.numbers.model_dump()
     notes: list[str] = []
     if find_any(text, NO_TIME_LIMIT) and numbers["time_limit_s"] is not None:
@@ -148,7 +148,7 @@ def _relative(spec: Spec, text: str) -> tuple[Spec, list[str]]:
     if not lives and not time:
         return spec, []
     text_numbers = _without_steps(text)
-    stated = read_numbers(text_numbers, detect_language(text_numbers)).numbers
+    stated = read_numbers(text_numbers, detect_language(text_numbers, spec.language)).numbers
     lives = 0 if stated.lives is not None else lives
     time = 0 if stated.time_limit_s is not None else time
     defaults = cat.entry(spec.genre).defaults if spec.genre in cat.genre_ids() else {}
