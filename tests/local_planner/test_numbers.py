@@ -164,3 +164,18 @@ def test_a_speed_factor_is_a_stated_speed_the_game_is_checked_for() -> None:
     speed = next(c for c in spec.criteria if c.id == "speed").probe.expect[0]
     assert (speed.path, speed.op, speed.value) == ("speed", "==", 2)
     assert [(n.field, n.said, n.criterion) for n in spec.reading.numbers] == [("speed", "2x speed", "speed")]
+
+
+@pytest.mark.parametrize(("language", "text"), [
+    ("de", "Tut er es doch, bekommt der Gegner ein Punkt."),
+    ("en", "miss the ball and your opponent scores a point"),
+    ("fr", "chaque brique cassée rapporte un point"),
+    ("en", "1 point for every coin"),
+])
+def test_one_point_is_how_scoring_goes_not_a_target(language: str, text: str) -> None:
+    """A target of 1 read from "ein Punkt" made a Pong pitch a game won by its first point."""
+    assert read_numbers(normalize(text), language).numbers.target_score is None
+
+
+def test_a_real_target_is_still_read() -> None:
+    assert read_numbers(normalize("first to 7 points wins"), "en").numbers.target_score == 7

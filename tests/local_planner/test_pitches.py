@@ -51,6 +51,10 @@ CASES: list[tuple[str, str, dict[str, float], str]] = [
     ("Hau den Maulwurf, dreißig Sekunden, 300 Punkte zum Gewinnen", "whack",
      {"time_limit_s": 30, "target_score": 300}, "de"),
     ("Ein Weltraum-Shooter mit zwei Leben", "shooter", {"lives": 2}, "de"),
+    # a rule page that never says "Pong" (bench/pitches.jsonl; it was read as Breakout with a target of 1)
+    ("Rechts und links befinden sich die beiden Spieler inform eines vertikalen Rechtecks. Die Spieler können sich "
+     "hoch und runter bewegen, um zu verhindern, dass der Ball den Rand des Bildschirms auf ihrer Seite berührt. "
+     "Tut er es doch, bekommt der Gegner ein Punkt.", "pong", {}, "de"),
     ("Ein Tippspiel mit fallenden Wörtern und fünf Leben", "typing", {"lives": 5}, "de"),
     # Italian
     ("un gioco di serpente con tre vite e 90 secondi", "snake", {"lives": 3, "time_limit_s": 90}, "it"),

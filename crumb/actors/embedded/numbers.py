@@ -652,6 +652,8 @@ def read_numbers(text: str, language: str | None = None) -> NumberRead:
                 hit = (named[0], 1.0, f"{named[1]} {text[start:end]}")
         if hit and hit[0] != "level_time_s" and _RATE_AFTER.match(rest):
             continue  # "10 points per apple"
+        if hit and hit[0] == "target_score" and value == 1:
+            continue  # "bekommt der Gegner ein Punkt", "score a point": one point is how scoring goes, no target
         if hit:
             field, mult, said = hit
             v = value * mult

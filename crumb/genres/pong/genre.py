@@ -9,9 +9,10 @@ GENRE = Genre(
     names={'en': 'Pong', 'nl': 'Pong', 'de': 'Pong', 'it': 'Pong', 'zh-Hans': '乒乓', 'zh-Hant': '乒乓', 'ko': '퐁', 'ja': 'ポン',
            'es': 'Pong', 'fr': 'Pong', 'pt': 'Pong', 'ru': 'Понг', 'pl': 'Pong', 'tr': 'Pong', 'uk': 'Понг', 'vi': 'Pong'},
     words={
-        'en': Words(strong=('pong', 'ping pong', 'ping-pong', 'table tennis'), weak=('tennis', 'paddle*', 'rally', 'opponent')),
-        'nl': Words(strong=('tafeltennis',), weak=('tegenstander',)),
-        'de': Words(strong=('tischtennis',), weak=('gegner',)),
+        'en': Words(strong=('pong', 'ping pong', 'ping-pong', 'table tennis'),
+                    weak=('tennis', 'paddle*', 'rally', 'opponent', 'two players', 'up and down')),
+        'nl': Words(strong=('tafeltennis',), weak=('tegenstander', 'twee spelers', 'op en neer')),
+        'de': Words(strong=('tischtennis',), weak=('gegner', 'beiden spieler', 'zwei spieler', 'hoch und runter')),
         'it': Words(strong=('tennistavolo',), weak=('avversario',)),
         'zh-Hans': Words(strong=('乒乓', '桌球'), weak=('球拍', '对手')),
         'zh-Hant': Words(strong=('乒乓', '桌球'), weak=('球拍', '對手')),
