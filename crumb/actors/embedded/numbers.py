@@ -473,7 +473,10 @@ _RATE_BEFORE = re.compile(r"(?<![^\W\d_])(?:every|each|elke|iedere|alle|jede[nm]
 _RATE_AFTER = re.compile(r"\s*(?:per(?!\s+[^\W\d_]+(?:are|ere|ire)\b)|each|for each|for every|every|apiece|a piece|pro|"
                          r"voor elke|voor iedere|für jede[nm]?|je|ogni|per ogni|por cada|por|par|pour chaque|"
                          r"na każd[yąe]|za każd[yąe]|за каждый|за каждое|за кожен|за кожне|başına|mỗi|每|마다|ごと|毎)"
-                         r"(?![^\W\d_])")
+                         r"(?![^\W\d_])"
+                         # "3 vies par partie", "90 seconds per game": per round is the whole round's number
+                         r"(?!\s+(?:game|round|match|play|run|partie|manche|jeu|partida|jogo|spiel|runde|partita|"
+                         r"spel|ronde|gra|rozgrywk[eę]|oyun|ván|игру|гру|раунд)\b)")
 _DECADES = {20.0, 30.0, 40.0, 50.0, 60.0, 70.0, 80.0, 90.0}
 _STYLE_AFTER = re.compile(r"[\s\-]*(?:style|vibe|retro|aesthetic|era|look|feel|theme|arcade|music|synth|kid)")
 
@@ -607,7 +610,7 @@ def read_numbers(text: str, language: str | None = None) -> NumberRead:
         values[field] = value
         out.said[field] = said.strip()
 
-    for m in re.finditer(r"(\d{1,2})\s?(?:x|×|\*|by|bij|mal|per|por|par|на|na|乘|x)\s?(\d{1,2})(?!\d)", text):
+    for m in re.finditer(r"(\d{1,2})\s?(?:x|×|х|\*|by|bij|mal|per|por|par|на|na|乘)\s?(\d{1,2})(?!\d)", text):
         a, b = int(m.group(1)), int(m.group(2))
         if 2 <= a <= 64 and 2 <= b <= 64:
             put("grid", max(a, b), m.group(0))

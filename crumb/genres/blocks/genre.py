@@ -9,7 +9,7 @@ GENRE = Genre(
     names={'en': 'Blocks', 'nl': 'Blokken', 'de': 'Blöcke', 'it': 'Blocchi', 'zh-Hans': '俄罗斯方块', 'zh-Hant': '俄羅斯方塊', 'ko': '블록 쌓기', 'ja': '落ちものパズル',
            'es': 'Bloques que caen', 'fr': 'Blocs qui tombent', 'pt': 'Blocos que caem', 'ru': 'Тетрис', 'pl': 'Spadające klocki', 'tr': 'Blok Yapboz', 'uk': 'Тетріс', 'vi': 'Xếp hình'},
     words={
-        'en': Words(strong=('tetris', 'tetromino*', 'falling blocks', 'falling block', 'blocks'), weak=('line*', 'rotate', 'rows', 'clear lines', 'rotat*')),
+        'en': Words(strong=('tetris', 'tetromino*', 'falling blocks', 'falling block', 'blocks', 'tetramino*', 'tetromino*'), weak=('line*', 'rotate', 'rows', 'clear lines', 'rotat*', 'horizontal row*', 'rows disappear', 'row is filled')),
         'nl': Words(strong=('blokken',), weak=('lijnen',)),
         'de': Words(strong=('blöcke',), weak=('reihen',)),
         'it': Words(strong=('blocchi',), weak=('linee',)),

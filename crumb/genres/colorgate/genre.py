@@ -14,7 +14,7 @@ GENRE = Genre(
         "en": Words(strong=("color switch", "colour switch", "color-switch", "colorswitch", "colour gate*", "color gate*",
                             "colorgate*", "colourgate*"),
                     weak=("multicolo*", "multi-colo*", "rotating", "spinning", "gates", "colour changer*",
-                          "color changer*", "same colo*", "matching colo*", "own colo*", "its colo*"),
+                          "color changer*", "same colo*", "matching colo*", "own colo*", "its colo*", 'color-changing', 'colour-changing', 'match its color', 'match its colour', 'its color changes', 'its colour changes', 'of a different color', 'of a different colour', 'paint blob*'),
                     verbs=("bounce", "bouncing", "tap*")),
         "nl": Words(strong=("kleurpoort*",),
                     weak=("kleurwissel*", "draaiende", "ronddraaiend*", "veelkleurig*", "poorten", "dezelfde kleur", "eigen kleur")),

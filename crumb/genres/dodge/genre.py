@@ -15,7 +15,7 @@ GENRE = Genre(
         'it': Words(strong=('schiva*', 'evita*'), weak=('cadono', 'sopravviv*'), verbs=('prendi', 'raccogli')),
         'zh-Hans': Words(strong=('躲避', '闪避', '躲'), weak=('掉落', '生存'), verbs=('接', '收集')),
         'zh-Hant': Words(strong=('躲避', '閃避', '躲'), weak=('掉落', '生存'), verbs=('接', '收集')),
-        'ko': Words(strong=('피하기', '피하는', '피해', '회피'), weak=('떨어지는', '살아남'), verbs=('잡', '모으')),
+        'ko': Words(strong=('피하기', '피하는', '피해', '회피', '피하기 게임', '폭탄 피하기'), weak=('떨어지는', '살아남'), verbs=('잡', '모으')),
         'ja': Words(strong=('よけ*', '避け', '回避'), weak=('落下', '降って', '生き残'), verbs=('集め', 'キャッチ')),
         'es': Words(strong=('esquiva*', 'esquivar', 'evita*'), weak=('caen', 'cayendo', 'meteorit*', 'lluvia', 'sobrevivi*'), verbs=('atrapa*', 'recoge*')),
         'fr': Words(strong=('esquive*', 'évite*', 'éviter'), weak=('tombent', 'qui tombe*', 'météor*', 'pluie', 'survi*'), verbs=('attrape*', 'ramasse*')),

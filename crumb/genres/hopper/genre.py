@@ -14,7 +14,7 @@ GENRE = Genre(
         "en": Words(strong=("frogger", "crossy road", "cross the road", "crossing the road", "crosses the road",
                             "road crossing", "lane hopper", "road hopper", "why did the chicken cross*"),
                     weak=("road*", "river*", "logs", "log", "traffic", "lanes of traffic", "cars", "trucks", "chicken*",
-                          "frog*", "roads and rivers", "hop across", "hopping across", "cross the river", "highway*", "street*"),
+                          "frog*", "roads and rivers", "hop across", "hopping across", "cross the river", "highway*", "street*", 'hit by a car', 'into the river', 'cross the road', 'cross the river'),
                     verbs=("hop*", "cross*")),
         "nl": Words(strong=("oversteek*", "steek de weg over", "steek over", "crossy road", "frogger"),
                     weak=("kikker*", "kip", "kippen", "kuiken*", "wegen", "straat", "straten", "rivier*",

@@ -22,7 +22,7 @@ GENRE = Genre(
         'pt': Words(strong=('corredor infinito', 'corrida infinita', 'corrida sem fim', 'dinossauro'), weak=('corre', 'correr', 'correndo', 'obstáculo*'), verbs=('pula', 'pular')),
         'ru': Words(strong=('раннер*', 'бесконечный бег', 'бесконечном беге', 'динозавр*'), weak=('беги', 'бег', 'бежать', 'бежит', 'препятстви*'), verbs=('прыга*',)),
         'pl': Words(strong=('biegacz*', 'niekończący się bieg', 'nieskończony bieg', 'dinozaur*'), weak=('biegnij', 'bieg', 'biega*', 'przeszkod*'), verbs=('skacz*',)),
-        'tr': Words(strong=('sonsuz koşu', 'koşu oyunu', 'koşucu', 'dinozor*'), weak=('koş', 'koşar', 'koşan', 'engeller*', 'engelleri', 'engelden'), verbs=('atla', 'atlayan', 'zıpla*')),
+        'tr': Words(strong=('sonsuz koşu', 'koşu oyunu', 'koşucu', 'dinozor*'), weak=('koş', 'koşar', 'koşan', 'engeller*', 'engelleri', 'engelden', 'sonsuz', 'şerit*', 'kayarak', 'engellerden'), verbs=('atla', 'atlayan', 'zıpla*')),
         'uk': Words(strong=('ранер*', 'нескінченний біг', 'нескінченний ранер', 'динозавр*'), weak=('біжи', 'біг', 'бігти', 'біжить', 'перешкод*'), verbs=('стриба*',)),
         'vi': Words(strong=('chạy vô tận', 'chạy bất tận', 'khủng long'), weak=('chạy', 'chướng ngại vật'), verbs=('nhảy',)),
     },

@@ -30,7 +30,7 @@ GENRE = Genre(
                     verbs=('digite', 'digitar')),
         'ru': Words(strong=('клавиатурный тренажёр', 'клавиатурный тренажер', 'слепая печать', 'игра на скорость печати'),
                     weak=('слова', 'буквы', 'клавиатур*'), verbs=('печата*',)),
-        'pl': Words(strong=('gra w pisanie', 'pisanie na klawiaturze', 'nauka pisania'), weak=('słowa', 'litery', 'klawiatur*'),
+        'pl': Words(strong=('gra w pisanie', 'pisanie na klawiaturze', 'nauka pisania', 'szybkość pisania', 'szybkiego pisania'), weak=('słowa', 'litery', 'klawiatur*', 'wpisyw*', 'pisania'),
                     verbs=('pisz', 'wpisuj')),
         'tr': Words(strong=('klavye oyunu', 'yazma oyunu', 'on parmak'), weak=('kelimeler*', 'harfler*', 'klavye'),
                     verbs=('yaz',)),
