@@ -6,10 +6,13 @@ A genre added as a folder is covered here without touching this file."""
 
 from __future__ import annotations
 
+import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from crumb.actors.embedded.builder import FAULTS, build_game
 from crumb.genres import genres
@@ -87,3 +90,24 @@ def test_the_genre_passes_qa_and_every_fault_fails_it(genre_id: str, tmp_path: P
             missed.append(f"{fault}: expected {what}; ok={result.ok} findings={sorted(codes(result))} "
                           f"failed probes={sorted(failed_probes(result))}")
     assert not missed, f"{genre_id}: " + "; ".join(missed)
+
+
+# any script, any length: letters of the 16 languages' scripts, digits, emoji, punctuation and line breaks
+SCRIPTS = st.characters(codec="utf-8", categories=("L", "N", "P", "Zs", "So"))
+SOUP = st.sampled_from(["snake", "tetris", "pac-man", "сапёр", "扫雷", "타워 디펜스", "ピアノタイル", "burbujas", "trois vies",
+                        "sieben Level", "13 seconds per level", "сто", "七", "세", "mười ba", "yirmi beş", "10x10",
+                        "🐍", "\n", "faster", "rojo", "niveles", "per level", "每关", "2x speed", "0", "9999999"])
+ANY_PITCH = st.one_of(st.text(SCRIPTS, max_size=400), st.lists(SOUP, max_size=30).map(" ".join))
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(pitch=ANY_PITCH)
+def test_any_pitch_of_any_length_and_script_yields_a_spec_and_a_playable_game(pitch: str, qa_runner) -> None:
+    """Whatever is pitched, the studio plans it (researching when it must), builds a game and that game
+    passes the full QA: nothing a person types leaves them without a playable prototype."""
+    spec, _ = plan_fully(pitch)
+    with tempfile.TemporaryDirectory() as tmp:
+        game = Path(tmp) / "game"
+        build_game(spec, game)
+        result = qa_runner.check(game, criteria=spec.criteria, controls=_qa_controls(spec.controls.model_dump()))
+    assert result.ok, f"{pitch!r} ({spec.genre}): {result.error} {[f.message for f in result.findings]} {failed_probes(result)}"
