@@ -24,9 +24,8 @@ def run(root: Path, *args: str) -> tuple[int, dict]:
 
 
 @pytest.mark.parametrize(("pitch", "reason"), [
-    ("Minesweeper: click squares to clear a board hiding mines", "has no Minesweeper game"),
-    ("Manoeuvreer het gele poppetje door nauwe gangetjes vol bolletjes en ontwijk de spookjes",
-     "has no maze chase (Pac-Man) game"),
+    ("Chess puzzles: checkmate the king in two moves", "has no board or card game"),
+    ("Flipperkast: houd de stalen bal zo lang mogelijk in het spel met de twee flippers", "has no pinball game"),
     ("ett ormspel på sextio sekunder med tre liv", "the pitch is in Swedish"),
 ])
 def test_a_pitch_the_embedded_studio_cannot_honour_waits_for_a_person_with_the_reason(root, pitch, reason):

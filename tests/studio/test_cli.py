@@ -28,10 +28,13 @@ def test_studio_serves_then_stops_on_ctrl_c_even_with_a_stream_open(root: Path) 
         m = re.search(r"(http://127\.0\.0\.1:(\d+)/)\s+\(game preview on port (\d+)", line)
         assert m, line
         url, preview = m.group(1), int(m.group(3))
-        assert httpx.get(url).status_code == 200
-        rows = httpx.get(f"{url}api/sessions").json()["sessions"]
-        assert [r["session"] for r in rows] == [s.session] and rows[0]["verdict"] == "PARTIAL"
-        assert httpx.get(f"http://127.0.0.1:{preview}/s/{s.session}/index.html").status_code == 200
+        # httpx's own 5 s read limit is shorter than any browser's; tests do not time things (a CI
+        # run on two shared cores once waited longer than that for this very first listing)
+        with httpx.Client(timeout=60) as client:
+            assert client.get(url).status_code == 200
+            rows = client.get(f"{url}api/sessions").json()["sessions"]
+            assert [r["session"] for r in rows] == [s.session] and rows[0]["verdict"] == "PARTIAL"
+            assert client.get(f"http://127.0.0.1:{preview}/s/{s.session}/index.html").status_code == 200
         reader = SSEReader(f"{url}api/sessions/{s.session}/stream")
         wait_until(lambda: len(reader.seqs()) == 8, what="the stream")
         proc.send_signal(signal.SIGINT)

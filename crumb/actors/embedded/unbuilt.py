@@ -42,7 +42,7 @@ _ALL: tuple[UnbuiltGenre, ...] = (
         nearest="runner",
     ),
     UnbuiltGenre(
-        id="board", name="board or card game",
+        id="board", name="board or card",
         names=("chess", "checkers", "draughts", "tic-tac-toe", "tic tac toe", "noughts and crosses", "sudoku",
                "solitaire", "mahjong", "poker", "blackjack", "schaak*", "dammen", "schach", "scacchi",
                "象棋", "围棋", "圍棋", "五子棋", "체스", "바둑", "将棋", "オセロ", "ajedrez", "juego de damas", "tres en raya",

@@ -39,7 +39,7 @@
     var lv = s.level, prev = s.gates.length ? s.gates[s.gates.length - 1] : null;
     var type = s.made === 0 || lv < 2 || api.rng() < 0.6 ? "ring" : "bar";
     var gate = {type: type, id: s.made++, a0: api.rng() * TAU, w: 0, star: true, changer: true, cy: 0};
-    if (type === "ring") gate.w = (api.rng() < 0.5 ? -1 : 1) * 1.2;
+    if (type === "ring") gate.w = (api.rng() < 0.5 ? -1 : 1) * 1.8;
     else { gate.w = (api.rng() < 0.5 ? -1 : 1) * 110; gate.a0 = api.rng() * 4 * SEG; }
     gate.cy = prev ? prev.cy - half(prev.type) - SPACE - half(type) : s.startY - 170 - half(type);
     gate.changerY = gate.cy - half(type) - SPACE / 2;   // above the gate: the colour for the next one
@@ -89,7 +89,7 @@
     if (d2 + 12 > RISE) return false;
     var tin = (J - Math.sqrt(Math.max(0, J * J - 2 * G * d))) / G;
     var tout = (J - Math.sqrt(J * J - 2 * G * d2)) / G;
-    for (var t = Math.max(0, tin - 0.05); t <= tout + 0.05; t += 0.02) {
+    for (var t = Math.max(0, tin - 0.02); t <= tout + 0.04; t += 0.02) {
       var cs = bandColours(s, b.gate, b.band, s.t + t);
       if (cs.length !== 1 || cs[0] !== s.colour) return false;
     }
@@ -253,6 +253,7 @@
         var d = s.y - BR - b.y1;
         if (tapClears(s, b)) tap = true;                   // the gap is the ball's colour: go
         else if ((s.wait || s.vy >= 0) && d >= RISE + 6) tap = true;   // hover below it, out of reach
+        else if (s.vy < 0 && d >= RISE + 6 && d - s.vy * s.vy / (2 * G) > 40) tap = true;  // lift a low hop to just under it
       } else if (s.vy >= 0) tap = true;
       var now = b ? bandColours(s, b.gate, b.band, s.t) : [];
       return {hint: tap ? [{type: "key", key: " "}] : [], ballY: Math.round(s.y - s.cam), ballColor: C[s.colour],
