@@ -518,7 +518,7 @@ class _Stage:
     async def play(self, ctx: GameContext, tab: GameTab, ms: int, rect: dict[str, Any] | None) -> None:
         """Follow state().hint for `ms` of game time, one decision every `chunk` ms (at most 100 decisions):
         in the page when it can drive its own clock (alone in its context), else one call at a time."""
-        chunk = max(200, -(-ms // 100))
+        chunk = max(100, -(-ms // 100))  # a decision a tick: a snake steps every 130 ms, two steps on one decision hit walls
         if len(ctx.tabs) == 1 and await tab.autoplay(ms, chunk, rect, self.step_s):
             return
         left = ms
