@@ -77,13 +77,19 @@ CASES: list[tuple[str, str, dict[str, float]]] = [
     ("ko", "스물다섯 초", {"time_limit_s": 25}),
     ("ja", "ステージごとに30秒、ライフ3つ", {"level_time_s": 30, "lives": 3}),
     ("ja", "七ステージ、六十秒", {"levels": 7, "time_limit_s": 60}),
+    # phrasings of the evaluation set: a counter and words before the unit, a Latin word in CJK text, "starts with"
+    ("zh-Hans", "关卡系统：8个难度递增的关卡。", {"levels": 8}),
+    ("zh-Hant", "迷宮中共有42顆豆子。起始Life為3，如扣至0則失敗。", {"lives": 3}),
+    ("en", "Player lives [ starts with 3 ]; Pacman loses a life when touched by a ghost", {"lives": 3}),
+    ("en", "lives start at 5, the score starts at 0", {"lives": 5}),
 ]
 
 #: words that are numbers in one language and ordinary words in another
 NOT_NUMBERS: list[tuple[str, str]] = [
     ("en", "tap on levels to unlock them"), ("en", "you can lose lives"), ("en", "once lives run out it is over"),
     ("de", "ich bin Level-Designer"), ("it", "sto livelli"), ("en", "lose a life every 10 seconds"),
-    ("en", "snake, 10 points per apple"), ("es", "5 puntos por manzana"),
+    ("en", "snake, 10 points per apple"), ("es", "5 puntos por manzana"), ("en", "the game starts with 3 enemies"),
+    ("zh-Hans", "有5个可爱的小猫的游戏"),
 ]
 
 

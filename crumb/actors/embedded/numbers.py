@@ -465,7 +465,8 @@ _COUNTERS = r"[个個条條只隻颗顆次つ개번]?\s?[的의の]?"
 #: a word between a number and its unit that is not part of either ("seven fast levels"); not these:
 _NOT_BETWEEN = (r"(?:and|or|of|to|per|each|every|in|on|at|for|with|by|a|an|the|und|oder|en|of|et|ou|y|o|e|ed|i|"
                 r"ve|và|и|і|й|или|або|lub|albo|de|da|di|van|von|zu|à|a)")
-_CONNECT = r"(?:\s|:|=|-|of|to|at|is|van|op|von|auf|di|a|da|de|à|в|на|是|为|為|：|은|는|이|가|을|를|は|が|を|の|\(|\))*"
+_CONNECT = (r"(?:\s|:|=|-|of|to|at|is|van|op|von|auf|di|a|da|de|à|в|на|是|为|為|：|은|는|이|가|을|를|は|が|を|の|\(|\)|\[|\]|"
+            r"starts? with|starting with|start at|starts? at)*")
 SPEED_FACTOR = re.compile(r"(\d+(?:[.,]\d+)?)\s?x\s?(?:speed|faster|as fast|sneller|schneller|più veloce|más rápido|"
                           r"plus vite|plus rapide|mais rápido|быстрее|швидше|szybciej|daha hızlı|nhanh hơn|速|빠르게)")
 _RATE_BEFORE = re.compile(r"(?<![^\W\d_])(?:every|each|elke|iedere|alle|jede[nm]?|ogni|ciascun[oa]?|cada|chaque|"
@@ -510,10 +511,13 @@ _LEVEL_WORD = re.compile(rf"(?<![^\W\d_]){_LEVEL}(?![^\W\d_])|关|關|ステー�
 
 @lru_cache(maxsize=32)
 def _unit_tables(language: str) -> dict[str, tuple[re.Pattern[str], list[tuple[str, float]]]]:
-    def comp(units: Sequence[tuple[str, str, float]], latin: bool) -> tuple[re.Pattern[str], list[tuple[str, float]]]:
+    def comp(units: Sequence[tuple[str, str, float]], latin: bool,
+             zh: bool = False) -> tuple[re.Pattern[str], list[tuple[str, float]]]:
         ordered = sorted(units, key=lambda u: -len(u[0]))
         alts = "|".join(f"(?P<u{i}>{word_pattern(kw) if latin else re.escape(kw)})" for i, (kw, _, _) in enumerate(ordered))
         between = ""
+        if zh:  # a counter, then a few words ending in 的 before the unit: "8个难度递增的关卡"
+            between = r"(?:[个個]\s?[^\d\s。，,；;：:！!？?、]{1,8}?的)?"
         if latin:  # one word may stand between a number and its unit: "seven fast levels", "drei schnelle Level"
             plain = "|".join(word_pattern(kw) for kw, _, _ in ordered)
             between = (rf"(?:[\s\-]+(?!(?:{plain}|{_NOT_BETWEEN})(?![^\W\d_]))[^\W\d_]{{2,20}}(?=[\s\-]))?")
@@ -530,7 +534,7 @@ def _unit_tables(language: str) -> dict[str, tuple[re.Pattern[str], list[tuple[s
                 latin.append((kw, field, mult))
     tables = {"latin": comp(latin, True)}
     for group, units in _UNITS_CJK.items():
-        tables[group] = comp(units, False)
+        tables[group] = comp(units, False, zh=group == "zh")
     return tables
 
 
@@ -549,7 +553,8 @@ def _named_before(before: str) -> tuple[str, str] | None:
         for kw, field in _before_table():
             if flat.endswith(kw):
                 head = flat[: len(flat) - len(kw)]
-                if is_cjk(kw) or not head or not (head[-1].isalnum() or head[-1] == "_"):
+                # CJK text has no spaces: a Latin word right after a CJK character starts there ("起始Life為3")
+                if is_cjk(kw) or not head or is_cjk(head[-1]) or not (head[-1].isalnum() or head[-1] == "_"):
                     return field, kw
     return None
 
