@@ -70,6 +70,17 @@ def test_defaults_and_clamps_are_reported(tmp_path: Path) -> None:
     assert "lives: 5 (pong default" in joined and "speed: 9 is outside" in joined and "text_scale: 0.1" in joined
 
 
+def test_stated_levels_drop_a_default_clock_that_would_cut_them_short(tmp_path: Path) -> None:
+    notes = build_game(Spec(title="F", genre="fruitslice", numbers=Numbers(levels=8)), tmp_path / "levels")
+    cfg = config_of(tmp_path / "levels")
+    assert cfg["levels"] == 8 and cfg["timeLimit"] is None and cfg["lives"] == 3
+    assert any("default clock dropped" in n for n in notes)
+    build_game(Spec(title="F", genre="fruitslice", numbers=Numbers(levels=8, time_limit_s=90)), tmp_path / "both")
+    assert config_of(tmp_path / "both")["timeLimit"] == 90, "a clock the spec states stays"
+    build_game(Spec(title="F", genre="fruitslice"), tmp_path / "none")
+    assert config_of(tmp_path / "none")["timeLimit"] == 60
+
+
 @pytest.mark.parametrize(("name", "genre"), [("Snake", "snake"), ("brick breaker", "breakout"),
                                              ("Flappy Bird", "flappy"), ("endless_runner", "runner"), ("2048", "slide2048")])
 def test_genre_names_are_forgiving(name: str, genre: str) -> None:

@@ -197,6 +197,16 @@ def test_fruitslice_a_dropped_fruit_costs_a_life(build, game):
     assert st["phase"] == "over" and st["missed"] == 1 and st["sliced"] == 0
 
 
+def test_fruitslice_every_12_fruit_is_a_level_and_clearing_the_last_wins(build, game):
+    g = game(build("fruitslice", lives=99, levels=2))
+    st = g.start()
+    assert st["level"] == 1 and st["levels"] == 2 and st["levelLeft"] == 12 and st["timeLeft"] is None
+    st = g.play(60_000, until=lambda s: s["level"] == 2)
+    assert st["level"] == 2 and st["phase"] == "playing" and 12 <= st["sliced"] < 24, st
+    st = g.play(60_000, until=lambda s: s["phase"] != "playing")
+    assert st["phase"] == "won" and st["sliced"] >= 24 and st["level"] == 2, st
+
+
 def test_fruitslice_a_tap_slices_where_it_lands(build, game):
     g = game(build("fruitslice", time_limit_s=60), touch=True)
     g.tap(0.5, 0.5)

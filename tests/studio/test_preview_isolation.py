@@ -74,13 +74,19 @@ def test_the_open_page_keeps_the_game_sandboxed_and_it_navigates_nowhere(plain_b
     listener = Listener()
     scripted.start()
     scripted.plan()
-    scripted.build(html=f"<canvas></canvas><script>setTimeout(() => {{ try {{ top.location = "
-                        f"'http://127.0.0.1:{listener.port}/top'; }} catch (e) {{}} "
-                        f"location = 'http://127.0.0.1:{listener.port}/self'; }}, 50);</script>")
     ctx = plain_browser.new_context()
     try:
         page = ctx.new_page()
+        page.route("**/*.js", lambda route: route.abort())  # the page as served, before its scripts run
         page.goto(f"{studio.url}s/{scripted.session}")
+        assert page.is_hidden("#preview-open"), "an Open button with nothing to open"
+        page.unroute("**/*.js")
+        page.goto(f"{studio.url}s/{scripted.session}")
+        page.wait_for_selector("#preview-box .empty")  # "No build yet.": nothing to open either
+        assert page.is_hidden("#preview-open")
+        scripted.build(html=f"<canvas></canvas><script>setTimeout(() => {{ try {{ top.location = "
+                            f"'http://127.0.0.1:{listener.port}/top'; }} catch (e) {{}} "
+                            f"location = 'http://127.0.0.1:{listener.port}/self'; }}, 50);</script>")
         page.wait_for_selector("#preview-open:not([hidden])")
         href = page.get_attribute("#preview-open", "href")
         assert href == f"/s/{scripted.session}/play", href

@@ -178,6 +178,10 @@ def make_config(spec: Spec, genre: str, *, seed: int, fault: str | None, notes: 
         "levelTime": n.level_time_s,
     }
     for key, value in defaults.items():
+        if key == "timeLimit" and n.levels is not None and picked[key] is None:
+            # stated levels are the round: a default clock would end it before they can be played
+            notes.append(f"timeLimit: none (the spec's {n.levels:g} levels are the round; {genre}'s default clock dropped)")
+            continue
         if picked.get(key) is None:
             picked[key] = value
             notes.append(f"{key}: {value} ({genre} default; the spec did not say)")

@@ -4,6 +4,7 @@
   "use strict";
 
   var W = 480, H = 720, SLASH = 70;
+  var LEVEL_FRUIT = 12;   // fruit sliced to clear a level; each level throws faster
   // [name, body colour, flesh colour, radius]
   var FRUITS = [["apple", "#e23b3b", "#fff2c4", 26], ["orange", "#ff9a1f", "#ffd27a", 27],
                 ["lime", "#7ccf3a", "#d9f7a6", 23], ["melon", "#2f9e44", "#ff5a6e", 36],
@@ -92,6 +93,11 @@
       api.popup(sliced >= 3 ? "combo \u00d7" + sliced + "  +" + pts : "+" + pts, bx, by - 20, sliced >= 3 ? api.pal.accent2 : api.pal.text);
       api.beep(500 + 80 * sliced);
       api.addScore(pts);
+      var lv = 1 + Math.floor(s.sliced / LEVEL_FRUIT);
+      if (lv > api.level) {           // past the last level the runtime declares the win
+        api.setLevel(lv);
+        if (api.phase === "playing") api.popup("Level " + lv, W / 2, H * 0.4, api.pal.accent2);
+      }
     }
     return sliced;
   }
@@ -113,7 +119,7 @@
       s.wait -= dt;
       if (s.wait <= 0) {
         throwVolley(s, api);
-        s.wait = Math.max(0.75, 1.7 - s.t * 0.015) / api.speed * (0.8 + api.rng() * 0.4);
+        s.wait = Math.max(0.7, 1.7 - s.t * 0.015 - 0.06 * (api.level - 1)) / api.speed * (0.8 + api.rng() * 0.4);
       }
       // the mouse or finger held down and moving is a swipe: its path cuts
       var p = input.pointer;
@@ -246,7 +252,7 @@
       }
       var fruit = 0, bombs = 0;
       for (var k = 0; k < s.items.length; k++) { if (s.items[k].bomb) bombs++; else fruit++; }
-      return {hint: hint, sliced: s.sliced, missed: s.missed, bombsHit: s.bombs, combo: s.combo, fruit: fruit,
+      return {hint: hint, sliced: s.sliced, levelLeft: LEVEL_FRUIT - s.sliced % LEVEL_FRUIT, missed: s.missed, bombsHit: s.bombs, combo: s.combo, fruit: fruit,
               bombs: bombs, blade: {x: +(s.blade.x / W).toFixed(4), y: +(s.blade.y / H).toFixed(4)},
               items: s.items.map(function (o) {
                 return {x: +(o.x / W).toFixed(4), y: +(o.y / H).toFixed(4), bomb: o.bomb, r: +(o.r / W).toFixed(4)};

@@ -73,10 +73,11 @@ GENRE = Genre(
     controls=GenreControls(keys=("ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown", " "),
                            pointer="drag the mouse through fruit (a click slices where it lands)",
                            touch="swipe through fruit (a tap slices where it lands)"),
-    win="Reach the target score, or last the clock with lives left.",
+    win="Reach the target score, clear the last level, or last the clock with lives left.",
     lose="Lose every life: a dropped fruit or a sliced bomb costs one.",
     rules="Each sliced fruit scores 10; three or more in one cut double it. A fruit that falls back unsliced, or a "
-          "bomb in the blade's path, costs a life. More fruit and more bombs come over time.",
+          "bomb in the blade's path, costs a life. More fruit and more bombs come over time; "
+          "every 12 fruit sliced is a level, and each level throws faster.",
     references=("Fruit Ninja (Halfbrick, 2010)",),
     pitches=("fruit ninja with 3 lives and 60 seconds",
              "swipe to slice the flying fruit but avoid the bombs",
@@ -88,7 +89,7 @@ GENRE = Genre(
     palette={"bg": "#4a2c1a", "accent": "#ffcf33", "accent2": "#fff3b0", "danger": "#ff3b3b", "fg": "#f3d9b1",
              "text": "#ffffff"},
     defaults={"lives": 3, "time_limit_s": 60},
-    honours={"lives": None},
-    state_keys=("sliced", "missed", "bombsHit", "combo", "fruit", "bombs", "blade", "items"),
+    honours={"lives": None, "levels": None, "level_time_s": None},
+    state_keys=("sliced", "levelLeft", "missed", "bombsHit", "combo", "fruit", "bombs", "blade", "items"),
     survive_win=True,
 )

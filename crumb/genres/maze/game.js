@@ -79,9 +79,11 @@
     return {x: e.cx + d[0] * e.t, y: e.cy + d[1] * e.t};
   }
 
-  function pacSpeed(s, api) { return 7.4 * api.speed * (1 + 0.06 * (api.level - 1)); }
+  // each level is faster, up to the 20th: Pac-Man's 255 levels stay playable
+  function ramp(api) { return Math.min(api.level, 20) - 1; }
+  function pacSpeed(s, api) { return 7.4 * api.speed * (1 + 0.06 * ramp(api)); }
   function ghostSpeed(s, g, api) {
-    var base = 6.7 * api.speed * (1 + 0.08 * (api.level - 1));
+    var base = 6.7 * api.speed * (1 + 0.08 * ramp(api));
     if (g.mode === "eyes") return base * 2.2;
     if (g.mode === "fright") return base * 0.55;
     if (g.cy === 9 && (g.cx < 4 || g.cx > 14)) return base * 0.6;   // the tunnel slows ghosts down

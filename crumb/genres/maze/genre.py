@@ -57,7 +57,7 @@ GENRE = Genre(
     lose="Be caught by a ghost with no lives left.",
     rules="A dot scores 10, a power pellet 50 and makes the ghosts edible for a few seconds: 200, 400, 800, 1600 "
           "for eating them in a row. A ghost touching you costs a life. A turn is taken at the first corridor that allows it; "
-          "the side tunnels wrap around. Each level is faster.",
+          "the side tunnels wrap around. Each level is faster, up to the 20th.",
     references=("Pac-Man (Namco, 1980)", "Ms. Pac-Man (Midway, 1982)"),
     pitches=("pac-man with 3 lives and 2 levels",
              "guide a hungry hero through a maze eating dots while four ghosts chase you",
@@ -68,7 +68,7 @@ GENRE = Genre(
     palette={"bg": "#07091a", "accent": "#3d5cff", "accent2": "#ffe14d", "danger": "#ff4d5e", "fg": "#ffc9a8",
              "text": "#f4f6ff"},
     defaults={"lives": 3, "levels": 3},
-    honours={"lives": None, "levels": (1, 20), "level_time_s": None},
+    honours={"lives": None, "levels": None, "level_time_s": None},
     state_keys=("pelletsLeft", "pelletsEaten", "powered", "ghostsEaten", "deaths", "player", "ghosts", "maze", "cells"),
     survive_win=False,
 )
