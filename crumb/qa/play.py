@@ -24,6 +24,7 @@ from playwright.async_api import Browser
 from playwright.async_api import Error as PlaywrightError
 
 from crumb.protocol.game import Criterion, ProbeResult, ProbeStep
+from crumb.qa.chains import Link, chains
 from crumb.qa.expect import judge_all
 from crumb.qa.page import (
     FRAME_MS,
@@ -437,12 +438,13 @@ class _Stage:
     # ------------------------------------------------------------ probes
 
     async def probes(self, criteria: Sequence[Criterion]) -> list[ProbeResult]:
-        """Every probe on a freshly loaded page; the probes are shared out among `probe_tabs` tabs of
-        their own (a context, so a clock, each) that work at once. Results keep the criteria's order."""
-        queue = list(enumerate(criteria))
+        """Every probe on a freshly loaded page, or further on the page of a probe whose steps it goes on
+        from (chains.py); the chains are shared out among `probe_tabs` tabs of their own (a context, so a
+        clock, each) that work at once. Results keep the criteria's order."""
+        queue = chains(criteria)
         results: dict[int, ProbeResult] = {}
         contexts = [await self.new_context(PROBE)]
-        while self.pool is not None and len(contexts) < min(self.settings.probe_tabs, len(criteria)):
+        while self.pool is not None and len(contexts) < min(self.settings.probe_tabs, len(queue)):
             more = await self.pool.take(PROBE, self.settings.viewport, wait=False)  # more tabs only if ready: a new one costs more
             if more is None:
                 break
@@ -454,23 +456,50 @@ class _Stage:
             tab = await ctx.new_tab(self.url, self.load_s)
             await self.main_loaded.wait()
             while queue and not self.ev.abort.is_set():
-                n, criterion = queue.pop(0)
-                results[n] = await self.probe(ctx, tab, criterion, fresh=not tab.loaded)
+                chain = queue.pop(0)
+                left = await self.chain(ctx, tab, chain, results, fresh=not tab.loaded)
+                if left:  # a probe failed midway: the ones after it start again on a page of their own
+                    queue[:0] = [[Link(k.index, k.criterion, tuple(k.criterion.probe.steps))] for k in left]
 
         await asyncio.gather(*(worker(c) for c in contexts))
         return [results[n] for n in sorted(results)]
 
-    async def probe(self, ctx: GameContext, tab: GameTab, criterion: Criterion, fresh: bool) -> ProbeResult:
+    async def chain(self, ctx: GameContext, tab: GameTab, links: list[Link], results: dict[int, ProbeResult],
+                    fresh: bool) -> list[Link]:
+        """Judge each probe of the chain in turn on one page; the links not reached when one fails."""
+        first = links[0].criterion
         current = "loading the page"
         try:
             await (tab.load(self.load_s) if fresh else tab.reload(self.load_s))
-            deadline = time.monotonic() + self.settings.probe_timeout_s
             await ctx.run_for(SETTLE_MS, self.step_s)
             rect, before = await tab.target_and_state(self.step_s)
             if "state" not in before:
                 why = before.get("error") or "the game has no window.__crumb.state() test hook"
-                return ProbeResult(id=criterion.id, ok=False, detail=f"not checkable: {why}")
-            for n, step in enumerate(criterion.probe.steps, 1):
+                for link in links:
+                    results[link.index] = ProbeResult(id=link.criterion.id, ok=False, detail=f"not checkable: {why}")
+                return []
+        except Hang as exc:
+            results[links[0].index] = self._hung(first, current, exc)
+            return links[1:]
+        except (Aborted, PlaywrightError) as exc:
+            results[links[0].index] = self._failed(first, current, exc)
+            return links[1:]
+        for n, link in enumerate(links):
+            result, ok = await self.probe(ctx, tab, link, rect, before["state"])
+            results[link.index] = result
+            if not ok:
+                return links[n + 1:]
+        return []
+
+    async def probe(self, ctx: GameContext, tab: GameTab, link: Link, rect: dict[str, Any] | None,
+                    before: dict[str, Any]) -> tuple[ProbeResult, bool]:
+        """One probe's remaining steps on the page, judged against the page's settled state; False when
+        the page is not fit to go on with (a step failed), whatever the expectations said."""
+        criterion = link.criterion
+        current = "its first step"
+        try:
+            deadline = time.monotonic() + self.settings.probe_timeout_s
+            for n, step in enumerate(link.steps, 1):
                 current = f"step {n} ({_describe(step)})"
                 left = deadline - time.monotonic()
                 if left <= 0:
@@ -478,21 +507,28 @@ class _Stage:
                 await self.step(ctx, tab, step, rect, min(left, self.step_s))
             after = await tab.state(self.step_s)
             if "state" not in after:
-                return ProbeResult(id=criterion.id, ok=False, detail=f"state() failed after the steps: {after.get('error')}")
+                return ProbeResult(id=criterion.id, ok=False,
+                                   detail=f"state() failed after the steps: {after.get('error')}"), False
             trace(f'probe {criterion.id} done')
-            ok, detail, observed = judge_all(criterion.probe.expect, before["state"], after["state"])
-            return ProbeResult(id=criterion.id, ok=ok, detail=detail, observed=observed)
+            ok, detail, observed = judge_all(criterion.probe.expect, before, after["state"])
+            return ProbeResult(id=criterion.id, ok=ok, detail=detail, observed=observed), True
         except Hang as exc:
-            self.ev.find("hang", f"the game stopped responding during probe {criterion.id!r}, {exc}", "Critical",
-                         raw=f"hang: probe {criterion.id} {exc}")
-            self.ev.stop("hang")
-            return ProbeResult(id=criterion.id, ok=False, detail=f"the game stopped responding during {current}")
-        except Aborted as exc:
+            return self._hung(criterion, current, exc), False
+        except (Aborted, PlaywrightError) as exc:
+            return self._failed(criterion, current, exc), False
+
+    def _hung(self, criterion: Criterion, current: str, exc: Hang) -> ProbeResult:
+        self.ev.find("hang", f"the game stopped responding during probe {criterion.id!r}, {exc}", "Critical",
+                     raw=f"hang: probe {criterion.id} {exc}")
+        self.ev.stop("hang")
+        return ProbeResult(id=criterion.id, ok=False, detail=f"the game stopped responding during {current}")
+
+    def _failed(self, criterion: Criterion, current: str, exc: Aborted | PlaywrightError) -> ProbeResult:
+        if isinstance(exc, Aborted):
             return ProbeResult(id=criterion.id, ok=False, detail=f"not finished: QA stopped the game ({exc})")
-        except PlaywrightError as exc:
-            if navigation_error(exc):
-                self.ev.find("navigated_away", "the game replaced its own page (navigated away) during a probe", "Critical")
-            return ProbeResult(id=criterion.id, ok=False, detail=f"{current} failed: {_first_line(exc)}")
+        if navigation_error(exc):
+            self.ev.find("navigated_away", "the game replaced its own page (navigated away) during a probe", "Critical")
+        return ProbeResult(id=criterion.id, ok=False, detail=f"{current} failed: {_first_line(exc)}")
 
     async def step(self, ctx: GameContext, tab: GameTab, step: ProbeStep, rect: dict[str, Any] | None,
                    timeout: float) -> None:

@@ -55,7 +55,9 @@ BORN = {"id": "born{}", "text": "The game knows when it loaded",
 def test_probe_tabs_is_the_checks_own(runner: QARunner) -> None:
     """Three probes in three tabs (a clock each) all see the game load at the clock's start; in one tab
     they run one after another, each on a later game clock than the one before."""
-    three = criteria(*({**BORN, "id": f"born{n}"} for n in range(3)))
+    # each presses another key, so none goes on from another's page (qa/chains.py): three pages
+    three = criteria(*({**BORN, "id": f"born{n}", "probe": {**BORN["probe"], "steps": [
+        {"do": "start"}, {"do": "key", "key": "abc"[n]}, {"do": "wait", "ms": 100}]}} for n in range(3)))
     wide = FAST.model_copy(update={"probe_tabs": 3})
     runner.check(GAMES / "stores", criteria=three, settings=wide)  # the pool grows to three probe tabs after a check
     assert runner.warm()
