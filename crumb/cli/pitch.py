@@ -23,7 +23,7 @@ from crumb.cli.sessions import follow
 from crumb.cli.verdict import describe, exit_code, outcome, settled
 from crumb.daemon import pitch_file, rejected
 from crumb.daemon.lock import daemon_status
-from crumb.protocol.events import ROLES
+from crumb.protocol.names import ROLES
 from crumb.reducer.state import SessionState
 from crumb.store import paths
 from crumb.terminal import safe

@@ -18,7 +18,7 @@ import click
 
 from crumb.cli.common import root_of, session_arg
 from crumb.cli.verdict import next_commands
-from crumb.protocol.events import ROLES
+from crumb.protocol.names import ROLES
 from crumb.reducer.reduce import apply, initial_state
 from crumb.reducer.replay import replay_file
 from crumb.reducer.state import SessionState

@@ -21,12 +21,9 @@ from crumb.protocol.game import (
     Spec,
     Verdict,
 )
-
-SCHEMA_VERSION = 1
+from crumb.protocol.names import EVENT_KINDS, SCHEMA_VERSION
 
 Actor = Literal["planner", "builder", "verifier", "researcher", "qa"]
-ROLES: tuple[str, ...] = ("planner", "builder", "verifier", "researcher")  # the actors an agent can play
-ACTORS: tuple[str, ...] = (*ROLES, "qa")
 Source = Literal["user", "daemon", "dispatcher", "planner", "builder", "verifier", "researcher", "qa", "validator", "system"]
 
 
@@ -336,6 +333,8 @@ KINDS: dict[str, type[BaseModel]] = {
     "user.budget": UserBudget,
     "user.status": UserStatus,
 }
+if tuple(KINDS) != EVENT_KINDS:  # one list of kinds: a reader that builds no model reads names.EVENT_KINDS
+    raise ImportError("crumb.protocol.names.EVENT_KINDS differs from crumb.protocol.events.KINDS: make them equal")
 
 #: kinds that carry ground truth: only the dispatcher's writer may append them.
 GROUND_TRUTH_KINDS = frozenset(
@@ -346,7 +345,7 @@ GROUND_TRUTH_KINDS = frozenset(
 class Envelope(BaseModel):
     """Fields common to every event. `from` is a Python keyword, hence the alias."""
 
-    model_config = ConfigDict(extra="forbid", populate_by_name=True, defer_build=True)
+    model_config = ConfigDict(extra="forbid", populate_by_name=True)
 
     v: int = SCHEMA_VERSION
     seq: int = Field(ge=1)

@@ -14,7 +14,7 @@ from pydantic import BaseModel, ConfigDict, Field
 class Model(BaseModel):
     """Strict by default: an unknown field is a mistake worth naming, not something to drop."""
 
-    model_config = ConfigDict(extra="forbid", populate_by_name=True, defer_build=True)
+    model_config = ConfigDict(extra="forbid", populate_by_name=True)
 
 
 Phase = Literal["title", "playing", "paused", "over", "won"]
