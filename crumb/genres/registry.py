@@ -15,19 +15,17 @@ stops CRUMB.
 
 from __future__ import annotations
 
-import hashlib
 import importlib.util
 import os
 import re
 import sys
 import threading
-import tomllib
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:  # imported where used: configure() runs at every CLI start and needs no model
+if TYPE_CHECKING:  # imported where used, as the ones in functions below: configure() runs at every CLI start
     from pydantic import ValidationError
 
     from crumb.genres.model import Genre, LoadedGenre
@@ -130,6 +128,8 @@ def _sources(root: Path | None) -> list[Source]:
 
 
 def _config_paths(root: Path | None) -> list[Source]:
+    import tomllib
+
     if root is None:
         return []
     path = root / "crumb.toml"
@@ -217,6 +217,8 @@ def discover(sources: Iterable[Source]) -> Registry:
 
 def load_folder(folder: Path) -> Genre:
     """The Genre a folder declares, checked; FolderError saying what is missing or wrong."""
+    import hashlib
+
     from pydantic import ValidationError
 
     from crumb.genres.model import Genre
