@@ -47,7 +47,9 @@ with open(out, "w") as f:
 def start(tmp_path: Path, *args: str) -> tuple[int, list[str]]:
     """Run `crumb ARGS` in a fresh process: its exit code and every module it imported."""
     out = tmp_path / "modules.json"
-    subprocess.run([sys.executable, "-c", PROBE, str(out), *args], cwd=ROOT, capture_output=True, timeout=120)
+    run = subprocess.run([sys.executable, "-c", PROBE, str(out), *args], cwd=ROOT, capture_output=True, text=True,
+                         timeout=120)
+    assert out.exists(), run.stderr
     found = json.loads(out.read_text())
     return found["exit"], found["modules"]
 
