@@ -324,7 +324,7 @@ def run_pitches(pitches: Sequence[EvalPitch], *, parallel: int, workers: int, ti
     results and the CPU seconds spent (this process and the browser under it: on a shared machine wall time
     swings with others' load, CPU time is what the run itself costs)."""
     from bench.qa import cpu_seconds
-    from crumb.cli.sessions import drop_pitch
+    from crumb.cli.pitch import drop_pitch
     from crumb.daemon.daemon import Daemon
 
     results: dict[int, PitchResult] = {}

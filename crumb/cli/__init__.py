@@ -1,17 +1,72 @@
-"""The `crumb` command line. Each module in this package adds its commands through `COMMANDS`."""
+"""The `crumb` command line. Each module in this package adds its commands through `COMMANDS`.
+
+The group imports a module only when one of its commands runs: TABLE names each command's module and
+its one-line help, so `crumb --help` lists every command without importing one, and `crumb steer`
+does not pay for the Studio, the browser or the embedded studio. tests/core/test_cli_start.py
+imports every module and checks TABLE against what they define, so it cannot drift.
+"""
 
 from __future__ import annotations
 
 import importlib
-import pkgutil
 from pathlib import Path
 
 import click
 
 from crumb import __version__
 
+#: command → (its module in this package, its one-line help as `crumb --help` lists it)
+TABLE: dict[str, tuple[str, str]] = {
+    "approve": ("steer", "Approve a PARTIAL verdict: the session ends as approved."),
+    "cancel": ("steer", "Cancel the session: running actors are stopped."),
+    "config": ("config", "Show how CRUMB is configured here."),
+    "doctor": ("doctor", "Check agent CLIs, browser, watcher and presets; exit 1 when the default setup cannot run."),
+    "ls": ("sessions", "List sessions, newest first."),
+    "pause": ("steer", "Pause the session, or one actor (e.g."),
+    "pitch": ("pitch", "Pitch a game: drops a pitch file into inbox/ and prints the new session id."),
+    "plan": ("plan", "Print the spec the offline Planner writes for TEXT, researching first when it asks to."),
+    "qa": ("qa", "Run QA in headless Chromium on a game folder or an .html file ([settings.qa] of crumb.toml in --root)."),
+    "replay": ("sessions", "Rebuild a session's state from its transcript (a session id, or a path to a .jsonl), "
+                           "running no effect."),
+    "resume": ("steer", "Resume the session, or one actor."),
+    "run": ("watch", "One shot: pitch, run the daemon in this process until that session is done or waits for a "
+                     "person, print the game's path."),
+    "schema": ("sessions", "Print the JSON Schema of a transcript line."),
+    "status": ("sessions", "Where a session stands: phase, round, verdicts, pending effects, budgets."),
+    "steer": ("steer", "Steer a session: plain text, a /command or '@actor text' (see README: How to steer)."),
+    "studio": ("studio", "Watch, play and steer every session in a browser (reads files, writes only inbox files)."),
+    "tail": ("sessions", "Show a session's latest events."),
+    "veto": ("steer", "Veto a PARTIAL verdict, with a reason the Builder gets as feedback."),
+    "wait": ("pitch", "Wait until a session is done or waits for a person."),
+    "watch": ("watch", "Run the daemon: watch inbox/ and every session, reduce events, dispatch effects."),
+}
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+
+class LazyGroup(click.Group):
+    """click's lazy-loading group: a command's module is imported when the command is looked up."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted({*self.commands, *TABLE})
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name not in self.commands and cmd_name in TABLE:
+            module = importlib.import_module(f"{__name__}.{TABLE[cmd_name][0]}")
+            for command in module.COMMANDS:
+                self.add_command(command)
+        return self.commands.get(cmd_name)
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        """click's own listing, with TABLE's help standing in for the commands not imported."""
+        listed = {name: click.Command(name, help=short) for name, (_, short) in TABLE.items()}
+        listed.update(self.commands)
+        rows = [(name, command) for name, command in sorted(listed.items()) if not command.hidden]
+        if rows:
+            limit = formatter.width - 6 - max(len(name) for name, _ in rows)
+            with formatter.section("Commands"):
+                formatter.write_dl([(name, command.get_short_help_str(limit)) for name, command in rows])
+
+
+@click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="crumb")
 @click.option(
     "--root",
@@ -24,19 +79,9 @@ from crumb import __version__
 @click.pass_context
 def main(ctx: click.Context, root: Path) -> None:
     """Turn a one-line game pitch into a playable browser game."""
-    from crumb.genres import configure, registry
+    from crumb.genres import configure, registry  # cheap: the genres' models load when a genre is read
 
     ctx.obj = {"root": root.resolve()}
     configure(ctx.obj["root"])  # the root's crumb.toml may add genre folders ([genres] paths)
     if ctx.invoked_subcommand in ("watch", "run"):
         registry()  # found now, so a broken genre folder's warning comes at start, not at the first pitch
-
-
-def _register() -> None:
-    for info in sorted(pkgutil.iter_modules(__path__), key=lambda m: m.name):
-        module = importlib.import_module(f"{__name__}.{info.name}")
-        for command in getattr(module, "COMMANDS", ()):
-            main.add_command(command)
-
-
-_register()

@@ -23,7 +23,7 @@ from crumb.actors.harness.bindings import preset_names, resolve_bindings
 from crumb.actors.harness.plugin import Harness
 from crumb.actors.harness.preflight import label, why_not
 from crumb.config import load_config
-from crumb.protocol.events import ROLES
+from crumb.protocol.names import ROLES
 
 #: how long `<cli> --version` may take: Gemini CLI (Node, relaunching itself) took over 10 s on a busy machine
 VERSION_TIMEOUT_S = 30

@@ -11,7 +11,7 @@ import shlex
 from pathlib import Path
 from typing import Any
 
-from crumb.protocol.events import ROLES
+from crumb.protocol.names import ROLES
 from crumb.reducer.played import fell_back, label
 from crumb.reducer.state import SessionState, VerdictRow
 from crumb.store import paths

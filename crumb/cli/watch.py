@@ -11,7 +11,8 @@ from typing import Any
 
 import click
 
-from crumb.cli.sessions import drop_pitch, pitch_options, root_of
+from crumb.cli.common import root_of
+from crumb.cli.pitch import drop_pitch, pitch_options
 from crumb.cli.verdict import describe, exit_code, game_path, outcome, settled
 from crumb.daemon.lock import DaemonRunning, daemon_status
 
@@ -62,7 +63,9 @@ def run(ctx: click.Context, text: str, preset: str | None, seed: int | None, fau
     """One shot: pitch, run the daemon in this process until that session is done or waits for a person,
     print the game's path. Exit codes as `crumb wait`: 0 PASS played as bound, 1 done otherwise, 2 timeout,
     3 waits for a person (the session stays resumable: `crumb watch`, then approve or veto), 4 PASS with a fallback."""
-    from crumb.cli.sessions import check_refused, echo_json, follow, progress_printer, settled_or_refused
+    from crumb.cli.common import echo_json
+    from crumb.cli.pitch import check_refused, progress_printer, settled_or_refused
+    from crumb.cli.sessions import follow
     from crumb.daemon.daemon import Daemon
 
     root = root_of(ctx)

@@ -26,7 +26,7 @@ from crumb.config import load_settings
 from crumb.daemon import files, grammar
 from crumb.daemon.lock import DaemonLock
 from crumb.dispatcher.dispatch import Dispatcher, spec_rules
-from crumb.protocol.events import InboxFile, UnrunnableBinding
+from crumb.protocol.events import InboxFile, UnrunnableBinding, event_adapter
 from crumb.protocol.game import Spec
 from crumb.protocol.spec_markdown import parse_spec_markdown, spec_markdown
 from crumb.reducer.reduce import apply, initial_state
@@ -105,6 +105,7 @@ class Daemon:
 
         self._lock.acquire()
         try:
+            event_adapter()  # the writer's validator, built once now rather than on the first event a person waits for
             for d in (paths.inbox_dir(self.root), paths.sessions_dir(self.root)):
                 d.mkdir(parents=True, exist_ok=True)
             for session in sorted(paths.list_sessions(self.root)):

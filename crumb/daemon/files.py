@@ -3,24 +3,23 @@
 People save into inboxes with any editor, so most names that appear there are not messages:
 swap, backup, lock and temp files. A real message is read without following symlinks or
 blocking on pipes, hashed (name + sha256 make a consumed file recognisable after a crash),
-and then archived, never deleted.
+and then archived, never deleted. Dropping one is crumb.daemon.drop (named here too).
 """
 
 from __future__ import annotations
 
-import ctypes
 import errno
 import hashlib
 import os
 import re
 import shutil
 import stat
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict
-from ulid import ULID
 
+from crumb.daemon.drop import InboxWriteError, drop_inbox_file, rename_noreplace, unwritable
 from crumb.protocol.events import InboxFile
 from crumb.store import paths
 from crumb.store.filesig import stamp_of
@@ -39,6 +38,7 @@ __all__ = [
     "is_ignored",
     "is_regular",
     "read_inbox_file",
+    "unwritable",
     "why_name",
 ]
 
@@ -241,35 +241,6 @@ def _decode(data: bytes) -> str | tuple[str]:
 
 # ---------------------------------------------------------------- archiving
 
-_AT_FDCWD = -100
-_RENAME_NOREPLACE = 1
-_renameat2: Callable[..., int] | None  # a C function: ctypes checks no argument types, it returns a C int
-try:
-    _renameat2 = ctypes.CDLL(None, use_errno=True).renameat2
-except (AttributeError, OSError):  # not glibc ≥ 2.28 or not Linux
-    _renameat2 = None
-
-
-def _rename_noreplace(src: Path, dst: Path) -> None:
-    """Atomic rename that fails with FileExistsError instead of replacing `dst`."""
-    if _renameat2 is not None:
-        if _renameat2(_AT_FDCWD, os.fsencode(src), _AT_FDCWD, os.fsencode(dst), _RENAME_NOREPLACE) == 0:
-            return
-        err = ctypes.get_errno()
-        if err not in (errno.EINVAL, errno.ENOSYS, errno.ENOTSUP):
-            raise OSError(err, os.strerror(err), str(src), None, str(dst))
-    try:
-        os.link(src, dst, follow_symlinks=False)  # fails if dst exists: no overwrite
-    except FileExistsError:
-        raise
-    except OSError:  # folders, filesystems without hard links
-        if os.path.lexists(dst):
-            raise FileExistsError(errno.EEXIST, "exists", str(dst)) from None
-        os.rename(src, dst)
-        return
-    os.unlink(src)
-
-
 def _candidates(name: str) -> Iterator[str]:
     yield name
     stem, dot, ext = name.rpartition(".")
@@ -290,7 +261,7 @@ def archive(path: Path, archive_dir: Path) -> Path:
     for candidate in _candidates(path.name):
         dst = archive_dir / candidate
         try:
-            _rename_noreplace(path, dst)
+            rename_noreplace(path, dst)
             return dst
         except FileExistsError:
             continue
@@ -302,58 +273,6 @@ def archive(path: Path, archive_dir: Path) -> Path:
             shutil.move(str(path), str(dst))  # another filesystem: copy, then remove the original
             return dst
     raise OSError(errno.EEXIST, f"no free name for {path.name} in {archive_dir}")
-
-
-# ---------------------------------------------------------------- dropping
-
-_STEM = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$")
-
-
-class InboxWriteError(OSError):
-    """An inbox folder cannot take a file (read-only, no permission, disk full); one line with the fix."""
-
-
-def unwritable(folder: Path, err: OSError, fix: str = "make it writable and try again") -> str:
-    """Why `folder` cannot be written, on one line that says what to do."""
-    why = {errno.EROFS: "its file system is read-only", errno.EACCES: "permission denied: it is read-only for this user",
-           errno.EPERM: "permission denied: it is read-only for this user", errno.ENOSPC: "the disk is full",
-           errno.EDQUOT: "the disk quota is used up"}.get(err.errno or 0, err.strerror or str(err))
-    return f"cannot write to {folder}: {why}; {fix}"
-
-
-def drop_inbox_file(folder: Path, text: str, *, stem: str = "note") -> Path:
-    """Write `text` as a new inbox file atomically: a temp name the watcher ignores, then one rename.
-
-    The final name is "<stem>-<ulid>.txt", unique, so concurrent droppers never collide. A folder that
-    cannot be written raises InboxWriteError (nothing is left behind).
-    """
-    if not _STEM.match(stem):
-        raise ValueError(f"bad inbox file stem {stem!r}: use letters, digits, '-' or '_' (at most 64)")
-    folder = Path(folder)
-    ulid = str(ULID())
-    tmp = folder / f".{stem}-{ulid}.tmp"
-    final = folder / f"{stem}-{ulid}.txt"
-    data = text.encode("utf-8")
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0), 0o644)
-    except OSError as err:
-        raise InboxWriteError(unwritable(folder, err)) from None
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-            fh.flush()
-            os.fsync(fh.fileno())
-        _rename_noreplace(tmp, final)
-    except BaseException as exc:
-        try:
-            os.unlink(tmp)  # our own temp file, never the message
-        except FileNotFoundError:
-            pass
-        if isinstance(exc, OSError):
-            raise InboxWriteError(unwritable(folder, exc)) from None
-        raise
-    return final
 
 
 def is_regular(path: Path) -> bool:

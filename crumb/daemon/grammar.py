@@ -22,7 +22,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from crumb.protocol.events import ACTORS, ROLES
+from crumb.protocol.names import ACTORS, ROLES
 from crumb.settings import Budgets
 
 __all__ = ["COMMANDS", "FRONT_MATTER_KEYS", "PitchFile", "front_matter_value", "parse_pitch", "parse_steering"]

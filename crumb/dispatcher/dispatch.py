@@ -28,8 +28,9 @@ from crumb.actors.harness.bindings import rooted
 from crumb.actors.harness.verifier_dir import prepare_verifier_dir
 from crumb.dispatcher.manifest import measure
 from crumb.protocol.errors import first_problem
-from crumb.protocol.events import ROLES, Meta, ResearchEvidence, ResearchPlan
+from crumb.protocol.events import Meta, ResearchEvidence, ResearchPlan
 from crumb.protocol.game import Criterion, JudgeScore, Manifest, PitchReading, QAResult, Spec
+from crumb.protocol.names import ROLES
 from crumb.protocol.spec_markdown import SpecRules, spec_markdown
 from crumb.reducer.effects import BindingData, Cancel, Effect, QACheck, Record, RunActor
 from crumb.settings import Settings

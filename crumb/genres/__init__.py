@@ -1,12 +1,28 @@
 """Genres: one folder each (crumb/genres/<id>/: genre.py and game.js), found by the registry.
 
-See docs/add-a-genre.md. Importing this package loads nothing: the registry is found on first use.
+See docs/add-a-genre.md. Importing this package loads nothing: the registry is found on first use,
+and the models of crumb.genres.model (pydantic) are imported when one of their names is first read,
+so `configure(root)`, which every CLI start calls, costs no model.
 """
 
 from __future__ import annotations
 
-from crumb.genres.model import ANY, LANGUAGES, PALETTE_KEYS, Genre, GenreControls, LoadedGenre, Words
+from typing import TYPE_CHECKING, Any
+
 from crumb.genres.registry import configure, genres, get, ids, loaded, registry
+
+if TYPE_CHECKING:
+    from crumb.genres.model import ANY, LANGUAGES, PALETTE_KEYS, Genre, GenreControls, LoadedGenre, Words
 
 __all__ = ["ANY", "LANGUAGES", "PALETTE_KEYS", "GenreControls", "Genre", "LoadedGenre", "Words", "configure", "genres",
            "get", "ids", "loaded", "registry"]
+_MODEL_NAMES = frozenset({"ANY", "LANGUAGES", "PALETTE_KEYS", "GenreControls", "Genre", "LoadedGenre", "Words"})
+
+
+def __getattr__(name: str) -> Any:
+    """`from crumb.genres import Genre` (what a genre.py writes) imports crumb.genres.model then."""
+    if name in _MODEL_NAMES:
+        from crumb.genres import model
+
+        return getattr(model, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

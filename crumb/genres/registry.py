@@ -15,21 +15,20 @@ stops CRUMB.
 
 from __future__ import annotations
 
-import hashlib
 import importlib.util
 import os
 import re
 import sys
 import threading
-import tomllib
 from collections.abc import Iterable
 from dataclasses import dataclass
-from importlib.metadata import entry_points
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from pydantic import ValidationError
+if TYPE_CHECKING:  # imported where used, as the ones in functions below: configure() runs at every CLI start
+    from pydantic import ValidationError
 
-from crumb.genres.model import Genre, LoadedGenre
+    from crumb.genres.model import Genre, LoadedGenre
 
 BUILTIN_DIR = Path(__file__).resolve().parent
 ENV_VAR = "CRUMB_GENRE_PATH"
@@ -129,6 +128,8 @@ def _sources(root: Path | None) -> list[Source]:
 
 
 def _config_paths(root: Path | None) -> list[Source]:
+    import tomllib
+
     if root is None:
         return []
     path = root / "crumb.toml"
@@ -152,6 +153,8 @@ def _config_paths(root: Path | None) -> list[Source]:
 
 
 def _entry_point_paths() -> list[Source]:
+    from importlib.metadata import entry_points
+
     out: list[Source] = []
     for ep in entry_points(group=ENTRY_POINT_GROUP):
         where = f"entry point {ep.name} = {ep.value!r}"
@@ -185,6 +188,8 @@ class FolderError(Exception):
 
 def discover(sources: Iterable[Source]) -> Registry:
     """Load every genre folder the sources name; a broken one becomes a warning."""
+    from crumb.genres.model import LoadedGenre
+
     sources = tuple(sources)
     found: dict[str, LoadedGenre] = {}
     warnings: list[str] = []
@@ -212,6 +217,12 @@ def discover(sources: Iterable[Source]) -> Registry:
 
 def load_folder(folder: Path) -> Genre:
     """The Genre a folder declares, checked; FolderError saying what is missing or wrong."""
+    import hashlib
+
+    from pydantic import ValidationError
+
+    from crumb.genres.model import Genre
+
     module_path = folder / MODULE_FILE
     if not module_path.is_file():
         raise FolderError(f"no {MODULE_FILE} (it must define GENRE = Genre(...))")

@@ -11,7 +11,7 @@ import re
 from importlib import resources
 from typing import Any, Literal
 
-from crumb.protocol.events import ROLES
+from crumb.protocol.names import ROLES
 
 _TOKEN = re.compile(r"\{\{\s*(>\s*)?([\w.\-]+)\s*\}\}")
 

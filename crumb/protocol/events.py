@@ -7,6 +7,7 @@ check the envelope fast and validate a kind's data only where it is read (see st
 from __future__ import annotations
 
 from datetime import datetime
+from functools import cache
 from typing import Annotated, Any, Literal, Union
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, create_model
@@ -20,12 +21,9 @@ from crumb.protocol.game import (
     Spec,
     Verdict,
 )
-
-SCHEMA_VERSION = 1
+from crumb.protocol.names import EVENT_KINDS, SCHEMA_VERSION
 
 Actor = Literal["planner", "builder", "verifier", "researcher", "qa"]
-ROLES: tuple[str, ...] = ("planner", "builder", "verifier", "researcher")  # the actors an agent can play
-ACTORS: tuple[str, ...] = (*ROLES, "qa")
 Source = Literal["user", "daemon", "dispatcher", "planner", "builder", "verifier", "researcher", "qa", "validator", "system"]
 
 
@@ -335,6 +333,8 @@ KINDS: dict[str, type[BaseModel]] = {
     "user.budget": UserBudget,
     "user.status": UserStatus,
 }
+if tuple(KINDS) != EVENT_KINDS:  # one list of kinds: a reader that builds no model reads names.EVENT_KINDS
+    raise ImportError("crumb.protocol.names.EVENT_KINDS differs from crumb.protocol.events.KINDS: make them equal")
 
 #: kinds that carry ground truth: only the dispatcher's writer may append them.
 GROUND_TRUTH_KINDS = frozenset(
@@ -362,27 +362,31 @@ class Envelope(BaseModel):
 
 
 def _typed(kind: str, data_model: type[BaseModel]) -> type[Envelope]:
-    """The envelope of one kind: `kind` fixed to it, `data` its model (built at import, hence Any below:
+    """The envelope of one kind: `kind` fixed to it, `data` its model (built at run time, hence Any below:
     a Literal of a run-time value and a Union of run-time classes are not static types)."""
     fields: dict[str, Any] = {"kind": (Literal[kind], ...), "data": (data_model, ...)}
     model: type[Envelope] = create_model("Event_" + kind.replace(".", "_"), __base__=Envelope, **fields)
     return model
 
 
-TYPED: dict[str, type[Envelope]] = {k: _typed(k, m) for k, m in KINDS.items()}
-# Union[...] over a tuple built at run time: the `X | Y` spelling cannot take one
-AnyEvent: Any = Annotated[Union[tuple(TYPED.values())], Field(discriminator="kind")]  # noqa: UP007
-event_adapter: TypeAdapter[Envelope] = TypeAdapter(AnyEvent)
+@cache
+def event_adapter() -> TypeAdapter[Envelope]:
+    """The validator of one whole event, a union discriminated by `kind`: built on first use, as it is
+    most of this module's cost and a reader that only checks envelopes (store.reader) never needs it."""
+    typed = [_typed(k, m) for k, m in KINDS.items()]
+    # Union[...] over a tuple built at run time: the `X | Y` spelling cannot take one
+    any_event: Any = Annotated[Union[tuple(typed)], Field(discriminator="kind")]  # noqa: UP007
+    return TypeAdapter(any_event)
 
 
 def parse_event(obj: dict[str, Any]) -> Envelope:
     """Validate a decoded event in full; raises pydantic.ValidationError naming the field."""
-    return event_adapter.validate_python(obj)
+    return event_adapter().validate_python(obj)
 
 
 def json_schema() -> dict[str, Any]:
     """The JSON Schema of one transcript line, as committed in docs/transcript.schema.json."""
-    schema = event_adapter.json_schema(by_alias=True)
+    schema = event_adapter().json_schema(by_alias=True)
     schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
     schema["title"] = "CRUMB transcript event"
     schema["description"] = f"One line of transcript.jsonl, schema version {SCHEMA_VERSION}."

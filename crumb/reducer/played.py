@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any, TypedDict
 
-from crumb.protocol.events import ROLES
+from crumb.protocol.names import ROLES
 from crumb.reducer.effects import BindingData
 
 

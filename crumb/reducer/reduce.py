@@ -15,7 +15,7 @@ from typing import Any
 
 import msgspec
 
-from crumb.protocol.events import ACTORS, KINDS
+from crumb.protocol.names import ACTORS, EVENT_KINDS
 from crumb.reducer.effects import (
     BindingData,
     Cancel,
@@ -45,6 +45,7 @@ PHASE_OF_ACTOR = {"planner": "planning", "researcher": "researching", "builder":
 RESULT_KINDS = frozenset({"spec", "research.plan", "research.evidence", "build", "judge.score"})
 AUX_KINDS = frozenset({"effect.started", "effect.finished", "progress", "spec.update", "note", "error", "budget.warning"})
 BUDGETS_BY_USAGE = ("tokens", "cost_usd", "wall_s")
+KNOWN_KINDS = frozenset(EVENT_KINDS)  # a kind not in it (a newer CRUMB's) is counted and skipped
 
 
 def _ts(value: str) -> datetime:
@@ -98,7 +99,7 @@ def apply(state: SessionState, event: Event) -> list[Effect]:
             state.last_ts = ts
     meta = event.get("meta")
     usage = _add_usage(state, meta) if meta and kind != "done" else False
-    if kind not in KINDS:
+    if kind not in KNOWN_KINDS:
         state.unknown += 1
         return []
 

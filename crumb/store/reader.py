@@ -20,7 +20,7 @@ from pydantic import ValidationError
 from ulid import ULID
 
 from crumb.protocol.errors import one_line
-from crumb.protocol.events import KINDS, SCHEMA_VERSION, parse_event
+from crumb.protocol.names import EVENT_KINDS, SCHEMA_VERSION
 from crumb.store.durable import fsync_dir
 
 log = logging.getLogger("crumb.store")
@@ -130,7 +130,9 @@ def decode_line(raw: bytes, path: Path, lineno: int, expected: int | None = None
         raise TranscriptError(f"{path}:{lineno}: session {obj['session']}, but the lines before are of session {session}: "
                               "a line from another transcript (or a damaged session id); move it out by hand")
     if validate:
-        if obj["kind"] not in KINDS:
+        from crumb.protocol.events import parse_event  # the models: built only where a line is checked in full
+
+        if obj["kind"] not in EVENT_KINDS:
             raise TranscriptError(f"{path}:{lineno}: unknown kind {obj['kind']!r} (schema v{obj['v']}; this CRUMB knows "
                                   f"v{SCHEMA_VERSION}): replay without --strict skips it, or upgrade CRUMB")
         try:

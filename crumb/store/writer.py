@@ -22,7 +22,8 @@ from pydantic import BaseModel, ValidationError
 from ulid import ULID
 
 from crumb.protocol.errors import first_problem
-from crumb.protocol.events import GROUND_TRUTH_KINDS, KINDS, SCHEMA_VERSION, Meta, parse_event
+from crumb.protocol.events import GROUND_TRUTH_KINDS, KINDS, Meta, parse_event
+from crumb.protocol.names import SCHEMA_VERSION
 from crumb.store.durable import fsync_new_file, make_dirs
 from crumb.store.reader import TranscriptError, last_event, repair_locked
 

@@ -21,7 +21,7 @@ from crumb.actors.base import Binding
 from crumb.actors.harness import registry
 from crumb.config import PRESET_KEYS, load_config, read_toml
 from crumb.protocol.errors import first_problem
-from crumb.protocol.events import ROLES  # re-exported: the roles a binding names
+from crumb.protocol.names import ROLES  # re-exported: the roles a binding names
 from crumb.store import paths
 
 #: a key that sets every role not named on its own

@@ -1,0 +1,21 @@
+"""The protocol's names as plain data: the schema version, the roles, the actors and the kinds of event.
+
+Apart from their models (crumb.protocol.events, pydantic) so that replay, `crumb status` and a binding's
+parser can name them without building a model. events.py checks its KINDS against EVENT_KINDS.
+"""
+
+from __future__ import annotations
+
+SCHEMA_VERSION = 1
+
+ROLES: tuple[str, ...] = ("planner", "builder", "verifier", "researcher")  # the actors an agent can play
+ACTORS: tuple[str, ...] = (*ROLES, "qa")
+
+#: every kind a transcript line may have, in the order of crumb.protocol.events.KINDS
+EVENT_KINDS: tuple[str, ...] = (
+    "session.start", "goal", "research.plan", "research.evidence", "spec", "spec.update", "build", "qa.result",
+    "judge.score", "audit", "effect.started", "effect.finished", "effect.failed", "progress", "circuit.opened",
+    "adapter.swapped", "budget.warning", "done", "note", "error",
+    "user.intervene", "user.approve", "user.veto", "user.pause", "user.resume", "user.goto", "user.swap",
+    "user.append", "user.note", "user.cancel", "user.reset_circuit", "user.redo", "user.budget", "user.status",
+)

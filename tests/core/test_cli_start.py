@@ -1,0 +1,96 @@
+"""The CLI starts light: `crumb --help` imports no command module, and `ls`, `status`, `steer` import
+none of the heavy parts (browser, Studio server, embedded studio, harnesses). Asserted on the modules a
+fresh process ends up with, never on time: bench/cli.py measures the time.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import pkgutil
+import subprocess
+import sys
+from pathlib import Path
+
+import click
+import pytest
+
+import crumb.cli
+from tests.core.test_cli_core import finished_session
+
+ROOT = Path(__file__).resolve().parents[2]
+
+#: what no start of ls, status or steer may import (nor --help)
+HEAVY = ("playwright", "starlette", "uvicorn", "httpx", "lingua", "crumb.studio", "crumb.qa", "crumb.actors",
+         "crumb.dispatcher", "crumb.daemon.daemon", "crumb.daemon.watcher")
+#: what --help does not need either: it lists the commands from crumb.cli.TABLE
+NOT_FOR_HELP = (*HEAVY, "pydantic", "msgspec", "ulid", "crumb.cli.", "crumb.genres", "crumb.protocol", "crumb.reducer")
+#: `ls` and `status` replay transcripts: the reducer reads the kinds' names (crumb.protocol.names), no event model
+NOT_FOR_READING = (*HEAVY, "crumb.protocol.events")
+#: `steer` writes one file: no model, no transcript
+NOT_FOR_STEER = (*HEAVY, "pydantic", "msgspec", "crumb.protocol", "crumb.reducer", "crumb.genres.model")
+
+PROBE = """
+import json, sys
+from crumb.cli import main
+out, args = sys.argv[1], sys.argv[2:]
+code = 0
+try:
+    main(args, prog_name="crumb")
+except SystemExit as exit:
+    code = exit.code
+with open(out, "w") as f:
+    json.dump({"exit": code, "modules": sorted(sys.modules)}, f)
+"""
+
+
+def start(tmp_path: Path, *args: str) -> tuple[int, list[str]]:
+    """Run `crumb ARGS` in a fresh process: its exit code and every module it imported."""
+    out = tmp_path / "modules.json"
+    run = subprocess.run([sys.executable, "-c", PROBE, str(out), *args], cwd=ROOT, capture_output=True, text=True,
+                         timeout=120)
+    assert out.exists(), run.stderr
+    found = json.loads(out.read_text())
+    return found["exit"], found["modules"]
+
+
+def loaded(modules: list[str], banned: tuple[str, ...]) -> list[str]:
+    """The modules that are one of `banned` or inside one (a name ending in '.' bans only what is inside)."""
+    return [m for m in modules
+            if any(m == b or m.startswith(b if b.endswith(".") else b + ".") for b in banned)]
+
+
+def test_the_table_is_what_the_command_modules_define() -> None:
+    """crumb.cli.TABLE lets `crumb --help` list commands without importing them; this keeps it honest."""
+    defined: dict[str, tuple[str, str]] = {}
+    for info in pkgutil.iter_modules(crumb.cli.__path__):
+        module = importlib.import_module(f"crumb.cli.{info.name}")
+        for command in getattr(module, "COMMANDS", ()):
+            assert isinstance(command, click.Command) and command.name is not None
+            assert command.name not in defined, f"{command.name} is defined twice"
+            defined[command.name] = (info.name, command.get_short_help_str(limit=10**6))
+    assert crumb.cli.TABLE == defined
+
+
+def test_help_lists_every_command_and_imports_none(tmp_path: Path) -> None:
+    exit_code, modules = start(tmp_path, "--help")
+    assert exit_code == 0
+    assert loaded(modules, NOT_FOR_HELP) == []
+    listed = subprocess.run([sys.executable, "-m", "crumb", "--help"], cwd=ROOT, capture_output=True, text=True,
+                            timeout=120).stdout
+    commands = listed.partition("Commands:")[2].split("\n")
+    assert sorted(line.split()[0] for line in commands if line.strip()) == sorted(crumb.cli.TABLE)
+
+
+@pytest.mark.parametrize("args, banned", [
+    (["ls"], NOT_FOR_READING),
+    (["status", "W9YB"], NOT_FOR_READING),
+    (["steer", "W9YB", "faster please"], NOT_FOR_STEER),
+])
+def test_session_commands_start_without_the_heavy_parts(tmp_path: Path, args: list[str], banned: tuple[str, ...]) -> None:
+    root = tmp_path / "root"
+    finished_session(root)
+    exit_code, modules = start(tmp_path, "--root", str(root), *args)
+    assert exit_code == 0
+    assert f"crumb.cli.{'steer' if args[0] == 'steer' else 'sessions'}" in modules  # the command did run
+    assert loaded(modules, banned) == []
