@@ -15,6 +15,7 @@ Usage: .venv/bin/python bench/run.py [--runs 1] [--only snake,pong] [--json]
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import statistics
@@ -22,6 +23,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -68,29 +70,40 @@ def page_load_s(chromium: Path, page: Path) -> float:
                       f"--user-data-dir={profile}", "--dump-dom", page.as_uri()])
 
 
+@contextlib.contextmanager
+def watching(root: str) -> Iterator[subprocess.Popen[bytes]]:
+    """`crumb watch` on `root`, yielded once it holds the root (`crumb run` then follows it), stopped after."""
+    proc = subprocess.Popen(crumb(root, "watch"), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 60
+        while not daemon_status(Path(root))["running"]:
+            if time.monotonic() > deadline or proc.poll() is not None:
+                raise SystemExit(f"crumb watch did not start on {root}")
+            time.sleep(0.1)
+        yield proc
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+
+
 class WarmDaemon:
     """`crumb watch` on a folder of its own, warmed by one pitch before any timed run."""
 
     def __init__(self) -> None:
         self.dir = tempfile.TemporaryDirectory(prefix="crumb-bench-warm-")
         self.root = self.dir.name
-        self.proc = subprocess.Popen(crumb(self.root, "watch"), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        deadline = time.monotonic() + 60
-        while not daemon_status(Path(self.root))["running"]:  # `crumb run` follows a running daemon
-            if time.monotonic() > deadline or self.proc.poll() is not None:
-                raise SystemExit(f"crumb watch did not start on {self.root}")
-            time.sleep(0.2)
+        self.stack = contextlib.ExitStack()
+        self.stack.enter_context(watching(self.root))
         timed(crumb(self.root, "run", "snake with 3 lives"), ok=SETTLED)
 
     def run(self, pitch: str) -> float:
         return timed(crumb(self.root, "run", pitch), ok=SETTLED)
 
     def close(self) -> None:
-        self.proc.terminate()
-        try:
-            self.proc.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
+        self.stack.close()
         self.dir.cleanup()
 
 

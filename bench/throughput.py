@@ -13,7 +13,6 @@ from __future__ import annotations
 import argparse
 import os
 import statistics
-import subprocess
 import sys
 import tempfile
 import threading
@@ -23,8 +22,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from bench.run import watching  # noqa: E402
 from crumb.cli.verdict import settled  # noqa: E402
-from crumb.daemon.lock import daemon_status  # noqa: E402
 from crumb.genres import genres  # noqa: E402
 from crumb.reducer.replay import replay_file  # noqa: E402
 from crumb.store.reader import TranscriptError  # noqa: E402
@@ -107,14 +106,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="crumb-bench-throughput-") as tmp:
         root = Path(tmp)
         (root / "inbox").mkdir()
-        proc = subprocess.Popen([sys.executable, "-m", "crumb", "--root", tmp, "watch"],
-                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        try:
-            deadline = time.monotonic() + 60
-            while not daemon_status(root)["running"]:
-                if time.monotonic() > deadline or proc.poll() is not None:
-                    raise SystemExit("crumb watch did not start")
-                time.sleep(0.1)
+        with watching(tmp) as proc:
             # the baseline: one pitch alone through the same daemon, warm after a first one
             for _ in range(2):
                 alone = settle_times(root, drop(root / "inbox", [pitches[0]]), 1, args.timeout, sessions(root))[0]
@@ -123,12 +115,6 @@ def main() -> None:
             known = sessions(root)
             batch = settle_times(root, drop(root / "inbox", pitches), args.n, args.timeout, known)
             peak.stop.set()
-        finally:
-            proc.terminate()
-            try:
-                proc.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                proc.kill()
     wall = max(batch)
     rate, base_rate = args.n / wall * 60, 60 / alone
     load = os.getloadavg()[0]
