@@ -98,10 +98,8 @@ async def _bare_loads(n: int, cold: bool) -> list[float]:
 def real_games(tmp: Path, only: list[str]) -> list[tuple[str, Path, list[Criterion], list[str]]]:
     """(genre, game folder, criteria, controls) for every genre's game, built as a session builds it."""
     from crumb.actors.embedded.builder import build_game
-    from crumb.actors.embedded.planner import plan
-    from crumb.actors.embedded.research import research
+    from crumb.actors.embedded.research import plan_researched
     from crumb.genres import genres
-    from crumb.protocol.events import ResearchPlan
     from crumb.reducer.reduce import _qa_controls
 
     out = []
@@ -109,9 +107,7 @@ def real_games(tmp: Path, only: list[str]) -> list[tuple[str, Path, list[Criteri
         if only and g.id not in only:
             continue
         pitch = g.pitches[0]
-        spec = plan(pitch, seed=1)
-        if isinstance(spec, ResearchPlan):
-            spec = plan(pitch, seed=1, evidence=research(spec, pitch).items)
+        spec, _ = plan_researched(pitch)
         build_game(spec, tmp / g.id)
         out.append((g.id, tmp / g.id, list(spec.criteria), _qa_controls(spec.controls.model_dump())))
     return out

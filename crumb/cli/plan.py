@@ -6,9 +6,7 @@ import json
 
 import click
 
-from crumb.actors.embedded.planner import plan
-from crumb.actors.embedded.research import research
-from crumb.protocol.events import ResearchPlan
+from crumb.actors.embedded.research import plan_researched
 from crumb.protocol.spec_markdown import spec_markdown
 
 
@@ -19,12 +17,9 @@ from crumb.protocol.spec_markdown import spec_markdown
 @click.option("--json", "as_json", is_flag=True, help="Print the Spec as JSON instead of spec.md.")
 def plan_command(text: str, seed: int, steering: tuple[str, ...], as_json: bool) -> None:
     """Print the spec the offline Planner writes for TEXT, researching first when it asks to."""
-    out = plan(text, seed=seed, steering=steering)
-    if isinstance(out, ResearchPlan):
-        evidence = research(out, text)
-        click.echo(f"researched ({out.reason}): {', '.join(i.id for i in evidence.items)}", err=True)
-        out = plan(text, seed=seed, evidence=evidence.items, steering=steering)
-    assert not isinstance(out, ResearchPlan)  # with evidence the Planner always decides
+    out, evidence = plan_researched(text, seed=seed, steering=steering)
+    if evidence is not None:
+        click.echo(f"researched: {', '.join(i.id for i in evidence.items)}", err=True)
     click.echo(json.dumps(out.model_dump(mode="json"), ensure_ascii=False, indent=2) if as_json else spec_markdown(out))
 
 

@@ -9,9 +9,7 @@ from typing import Any
 import pytest
 
 from crumb.actors.embedded.builder import build_game
-from crumb.actors.embedded.planner import plan
-from crumb.actors.embedded.research import research
-from crumb.protocol.events import ResearchPlan
+from crumb.actors.embedded.research import plan_researched
 from crumb.protocol.game import Spec
 
 # pitch, expected genre (None: no clear genre), numbers the spec must carry
@@ -68,14 +66,9 @@ PITCHES: list[tuple[str, str | None, dict[str, Any]]] = [
 
 
 def plan_fully(pitch: str, seed: int = 1) -> tuple[Spec, bool]:
-    """Plan, researching first when the Planner asks to (as the reducer routes it)."""
-    first = plan(pitch, seed=seed)
-    if isinstance(first, ResearchPlan):
-        evidence = research(first, pitch)
-        spec = plan(pitch, seed=seed, evidence=evidence.items)
-        assert isinstance(spec, Spec)
-        return spec, True
-    return first, False
+    """Plan as a session does; True when the Planner asked for research first."""
+    spec, evidence = plan_researched(pitch, seed=seed)
+    return spec, evidence is not None
 
 
 @pytest.mark.browser

@@ -12,13 +12,11 @@ from pathlib import Path
 import pytest
 
 from crumb.actors.embedded.builder import build_game
-from crumb.actors.embedded.planner import plan
-from crumb.actors.embedded.research import research
+from crumb.actors.embedded.research import plan_researched
 from crumb.actors.embedded.unbuilt import _still_unbuilt
 from crumb.genres import LANGUAGES, PALETTE_KEYS, configure, registry
 from crumb.genres.model import RUNTIME_STATE_KEYS
 from crumb.genres.registry import BUILTIN_DIR, ENV_VAR, Source, discover, load_folder
-from crumb.protocol.events import ResearchPlan
 from crumb.protocol.game import Spec
 from tests.genres.docexample import write_example
 
@@ -27,11 +25,7 @@ REGISTERED = registry().genres
 
 def plan_fully(pitch: str) -> Spec:
     """Plan as a session does: research first when the Planner asks to."""
-    first = plan(pitch, seed=1)
-    if isinstance(first, ResearchPlan):
-        first = plan(pitch, seed=1, evidence=research(first, pitch).items)
-    assert isinstance(first, Spec)
-    return first
+    return plan_researched(pitch)[0]
 
 
 def test_the_builtin_folders_all_load() -> None:

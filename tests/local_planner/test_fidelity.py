@@ -15,11 +15,10 @@ import pytest
 from crumb.actors.embedded import catalogue as cat
 from crumb.actors.embedded.fidelity import reading_for_agent
 from crumb.actors.embedded.planner import plan
-from crumb.actors.embedded.research import research
+from crumb.actors.embedded.research import plan_researched
 from crumb.actors.embedded.rules import SPEC_RULES
 from crumb.actors.embedded.unbuilt import UNBUILT
 from crumb.actors.embedded.verifier import judge
-from crumb.protocol.events import ResearchPlan
 from crumb.protocol.game import NUMBER_PATHS, Criterion, Numbers, Spec
 from crumb.protocol.spec_markdown import parse_spec_markdown as read_spec_md
 from crumb.protocol.spec_markdown import spec_markdown
@@ -33,10 +32,7 @@ def parse_spec_markdown(text: str, base: Spec) -> Spec:
 
 
 def plan_fully(pitch: str) -> Spec:
-    first = plan(pitch)
-    if isinstance(first, ResearchPlan):
-        first = plan(pitch, evidence=research(first, pitch).items)
-    assert isinstance(first, Spec)
+    first, _ = plan_researched(pitch)
     assert first.reading is not None, "the embedded Planner always records its reading"
     return first
 

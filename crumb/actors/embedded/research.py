@@ -7,11 +7,14 @@ genre folder's `verbs` and `themes`), then genres that carry any theme. Determin
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from crumb.actors.embedded import catalogue as cat
 from crumb.actors.embedded.pitch import find_theme, score_genres
-from crumb.actors.embedded.planner import FALLBACK_GENRES
+from crumb.actors.embedded.planner import FALLBACK_GENRES, plan
 from crumb.actors.embedded.text import find_any, normalize
 from crumb.protocol.events import EvidenceItem, ResearchEvidence, ResearchPlan
+from crumb.protocol.game import Spec
 
 MAX_ITEMS = 3
 
@@ -65,3 +68,16 @@ def research(plan: ResearchPlan, pitch: str) -> ResearchEvidence:
     """Evidence for the Planner: up to three catalogue entries that fit the pitch, best first."""
     ranked = rank(pitch, list(plan.candidates))
     return ResearchEvidence(items=[_item(g, why) for g, why in ranked[:MAX_ITEMS]])
+
+
+def plan_researched(pitch: str, *, seed: int = 1, steering: Sequence[str] = ()) -> tuple[Spec, ResearchEvidence | None]:
+    """The spec a session ends up with: when the Planner asks for research first, the reducer routes
+    the ask to the researcher and plans again with its evidence; here in one call (the evidence is None
+    when no research was asked for)."""
+    first = plan(pitch, seed=seed, steering=steering)
+    if not isinstance(first, ResearchPlan):
+        return first, None
+    evidence = research(first, pitch)
+    spec = plan(pitch, seed=seed, evidence=evidence.items, steering=steering)
+    assert isinstance(spec, Spec), "with evidence the Planner always decides"
+    return spec, evidence
