@@ -32,7 +32,7 @@ SESSION = "01JBENCHSESSION00000000000"
 def generate(path: Path, n: int) -> None:
     """A long but realistic session: many fix rounds, each with progress, build, QA, verdict, audit."""
     settings = Settings().merged({"budgets": {"fixes": 10**9, "verifies": 10**9, "wall_s": 10**9,
-                                              "tokens": 10**12, "cost_usd": 10**9}}).model_dump(mode="json")
+                                              "tokens": 10**12, "cost_usd": 10**9}}).to_data()
     state = initial_state(SESSION)
     now = datetime(2026, 1, 1, tzinfo=UTC)
     seq = 0
