@@ -233,7 +233,7 @@ def test_chains_round_trip_through_session_start_data(root):
 
 
 def test_a_preset_may_break_the_embedded_builds_first_build_and_a_pitchs_fault_wins(root):
-    """cross-local (a second offline set-up) says `fault = "wrongtimer"`; session.start records it, unless the
+    """cross-local (a second offline set-up) says `fault = "noinput"`; session.start records it, unless the
     pitch names its own fault; an unknown fault is refused naming the file and the faults there are."""
     from types import SimpleNamespace
 
@@ -243,7 +243,7 @@ def test_a_preset_may_break_the_embedded_builds_first_build_and_a_pitchs_fault_w
         req = SimpleNamespace(preset=preset, bindings={}, seed=None, fault=fault, fallback=None)
         return session_start_data(root, req, env={})[0]["fault"]
 
-    assert start("cross-local") == "wrongtimer"
+    assert start("cross-local") == "noinput"
     assert start("cross-local", fault="blank") == "blank"
     assert start("local") is None
     (root / "presets").mkdir()
