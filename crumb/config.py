@@ -15,7 +15,7 @@ from crumb.store import paths
 
 #: top-level keys each file may hold; anything else is a typo or a misplaced section
 CONFIG_KEYS = ("preset", "roles", "settings", "security", "genres")  # security: crumb/actors/harness/local_only.py; genres: crumb/genres/registry.py
-PRESET_KEYS = ("description", "roles", "settings")
+PRESET_KEYS = ("description", "roles", "settings", "fault")  # fault: the embedded studio's broken first build (--fault)
 #: a misplaced top-level key -> where it belongs
 MOVED = {"bindings": "[roles]", "binding": "[roles]", "role": "[roles]", "actors": "[roles] (or [settings.actors])",
          "presets": "preset = \"name\""}

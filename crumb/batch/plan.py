@@ -176,19 +176,54 @@ def slug(text: str) -> str:
 def load_plan(path: Path) -> BatchPlan:
     """A batch.toml, or PlanError naming the line or field that is wrong."""
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as err:
         raise PlanError(f"{path}: cannot read it ({err})") from None
+    return parse_plan(text, str(path))
+
+
+def parse_plan(text: str, where: str) -> BatchPlan:
+    """batch.toml's text (`where` names it in the message), or PlanError naming the line or field that is wrong."""
+    try:
+        data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as err:
-        raise PlanError(f"{path}: not valid TOML ({err}); fix that line") from None
+        raise PlanError(f"{where}: not valid TOML ({err}); fix that line") from None
     try:
         return BatchPlan.model_validate(data)
     except ValidationError as err:
         first = err.errors()[0]
-        where = ".".join(str(p) for p in first["loc"]) or "the file"
-        raise PlanError(f"{path}: {where}: {first['msg']}") from None
+        field = ".".join(str(p) for p in first["loc"]) or "the file"
+        raise PlanError(f"{where}: {field}: {first['msg']}") from None
 
 
 def _q(text: str) -> str:
     """A TOML basic string (JSON's escaping is a subset TOML accepts)."""
     return json.dumps(text, ensure_ascii=False)
+
+
+def read_pitches(path: Path) -> list[str]:
+    """The pitches of a PITCHES file: .jsonl, one object per line with a "pitch" (or "text") field; any other
+    file, one pitch per line, blank lines and `#` comments skipped. PlanError naming the file and line."""
+    try:
+        text = path.read_text(encoding="utf-8-sig")
+    except (OSError, UnicodeDecodeError) as err:
+        raise PlanError(f"{path}: cannot read it ({err.strerror if isinstance(err, OSError) else err})") from None
+    out: list[str] = []
+    for n, line in enumerate(text.splitlines(), 1):
+        line = line.strip()
+        if not line or line.startswith("#"):
+            continue
+        if path.suffix.lower() != ".jsonl":
+            out.append(line)
+            continue
+        try:
+            item = json.loads(line)
+        except json.JSONDecodeError as err:
+            raise PlanError(f"{path}:{n}: not a JSON object ({err.msg}); write one {{\"pitch\": \"...\"}} per line") from None
+        pitch = item.get("pitch", item.get("text")) if isinstance(item, dict) else None
+        if not isinstance(pitch, str) or not pitch.strip():
+            raise PlanError(f"{path}:{n}: no \"pitch\" (or \"text\") string in this object; give each line one")
+        out.append(" ".join(pitch.split()))
+    if not out:
+        raise PlanError(f"{path}: no pitch in it; write one pitch per line (or a .jsonl with a \"pitch\" per line)")
+    return out

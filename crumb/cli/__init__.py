@@ -18,6 +18,7 @@ from crumb import __version__
 #: command → (its module in this package, its one-line help as `crumb --help` lists it)
 TABLE: dict[str, tuple[str, str]] = {
     "approve": ("steer", "Approve a PARTIAL verdict: the session ends as approved."),
+    "batch": ("batch", "Run many pitches × set-ups × seeds as a batch of sessions (batches/<id>/), resumable."),
     "cancel": ("steer", "Cancel the session: running actors are stopped."),
     "config": ("config", "Show how CRUMB is configured here."),
     "doctor": ("doctor", "Check agent CLIs, browser, watcher and presets; exit 1 when the default setup cannot run."),

@@ -112,14 +112,15 @@ def check_runnable(root: Path, preset: str | None, bindings: dict[str, str], all
 
 
 def drop_pitch(root: Path, text: str, *, preset: str | None, seed: int | None, fault: str | None,
-               roles: tuple[str, ...], allow_fallback: bool = False) -> tuple[str, Path]:
-    """Check every choice, then drop the pitch file: (the new session id, the file written)."""
+               roles: tuple[str, ...], allow_fallback: bool = False, session: str | None = None) -> tuple[str, Path]:
+    """Check every choice, then drop the pitch file: (the new session id, the file written). `session`
+    names the session to start (a ULID chosen beforehand, as a batch records it before pitching)."""
     if not text.strip():
         raise click.BadParameter("the pitch is empty: describe the game in one line, e.g. '60-second snake'")
     bindings = parse_role_flags(roles)
     check_preset(root, preset)
     check_runnable(root, preset, bindings, allow_fallback)
-    session = str(ULID())
+    session = session or str(ULID())
     body = pitch_file.pitch_text(text, session=session, preset=preset, seed=seed, fault=fault, bindings=bindings,
                                  fallback="allow" if allow_fallback else None)
     local_only.grant(root, session, bindings)  # a person at the machine chose these commands

@@ -3,6 +3,10 @@
 One thread reduces (this loop), so each session's events are reduced strictly in seq order; effects
 run on the dispatcher's pool. Inbox files are consumed exactly once: every event made from a file
 carries the file's name, sha256 and stamp, and a file seen again after a crash is only archived.
+
+A `*.toml` file in inbox/ is a batch plan (batch.toml, crumb/batch/): checked, made batches/<id>/, and
+driven by a thread of its own that pitches its cells through inbox/ like any tool (this loop never
+waits on a batch); a restarted daemon takes up again the batches it was driving.
 """
 
 from __future__ import annotations
@@ -41,6 +45,7 @@ from crumb.terminal import safe
 log = logging.getLogger("crumb.daemon")
 
 SourceKey = tuple[str, str, str | None, int | None]
+BATCH_SUFFIX = ".toml"  # an inbox file named *.toml is a batch plan, not a pitch
 
 
 @dataclass
@@ -96,6 +101,7 @@ class Daemon:
         self.watcher: Any = None
         self.ready = threading.Event()
         self.shutdown_timeout_s = 10.0
+        self._batches: dict[str, threading.Thread] = {}  # batch id → the thread driving it
 
     # ------------------------------------------------------------ lifecycle
 
@@ -115,6 +121,7 @@ class Daemon:
             pump = threading.Thread(target=self._pump, name="crumb-watch-pump", daemon=True)
             pump.start()
             self._say(f"watching {self.root} ({self.watcher.backend}); {len(self.sessions)} sessions")
+            self._take_up_batches()
             self.ready.set()
             self._loop()
         finally:
@@ -256,6 +263,9 @@ class Daemon:
             self._reject_pitch(path, got.message)
             return
         source = got.source
+        if path.name.lower().endswith(BATCH_SUFFIX):
+            self._consume_batch(path, got)
+            return
         try:
             req = grammar.parse_pitch(got.text)
         except ValueError as err:
@@ -315,6 +325,57 @@ class Daemon:
         kept = files.archive(path, archive_dir)
         if filesig.stamp(kept) != stamp and not path.exists():  # replaced between the check and the move
             os.rename(kept, path)
+
+    # ------------------------------------------------------------ inbox: batch plans
+
+    def _consume_batch(self, path: Path, got: files.InboxRead) -> None:
+        """A batch.toml: rejected with its reason, or made a batch (the same one if read again) and driven."""
+        from crumb.batch.driver import FROM_INBOX
+        from crumb.batch.inbox import accept
+        from crumb.batch.plan import PlanError
+
+        try:
+            folder = accept(self.root, got.text, batch_id=pitch_session_id(got.source), where=path.name)
+        except PlanError as err:
+            self._reject_pitch(path, f"batch plan not started: {err}")
+            return
+        self._archive_read(path, got.source.stamp, folder / FROM_INBOX)
+        self._say(f"batch {folder.name} from {path.name}: driving it (batches/{folder.name})")
+        self._drive_batch(folder)
+
+    def _drive_batch(self, folder: Path) -> None:
+        thread = self._batches.get(folder.name)
+        if thread is not None and thread.is_alive():
+            return
+        thread = threading.Thread(target=self._batch_thread, args=(folder,), name=f"crumb-batch-{folder.name[-6:]}",
+                                  daemon=True)
+        self._batches[folder.name] = thread
+        thread.start()
+
+    def _batch_thread(self, folder: Path) -> None:
+        from crumb.batch.driver import BatchBusy, run_batch
+        from crumb.batch.executor import LocalExecutor
+
+        try:
+            t = run_batch(self.root, folder, LocalExecutor(own_daemon=False, stop=self._stop))
+        except BatchBusy as err:
+            self._say(f"batch {folder.name} left to its driver: {err}")
+        except Exception:
+            log.exception("driving batch %s", folder.name)
+        else:
+            if not self._stop.is_set():
+                self._say(f"batch {folder.name}: {t.settled}/{t.cells} cells settled, {t.failed} failed")
+
+    def _take_up_batches(self) -> None:
+        """The batches this daemon took from inbox/ and did not finish (stopped, crashed): driven again."""
+        from crumb.batch.driver import FROM_INBOX, list_batches, unfinished
+
+        for folder in list_batches(self.root):
+            try:
+                if (folder / FROM_INBOX).is_dir() and unfinished(folder):
+                    self._drive_batch(folder)
+            except Exception:
+                log.exception("looking at batch %s", folder.name)
 
     # ------------------------------------------------------------ inbox: steering
 

@@ -60,6 +60,11 @@ def _session_of(entry: os.DirEntry[str]) -> str | None:
     return found
 
 
+def session_named(entry: os.DirEntry[str]) -> str | None:
+    """The session a pitch file's front matter names (None when it names none): for a file still in inbox/ too."""
+    return _session_of(entry)
+
+
 def why_file(kept: Path) -> Path | None:
     """The NAME.why.txt beside a kept file (the daemon shortens NAME when the whole is too long)."""
     why = kept.with_name(why_name(kept.name))

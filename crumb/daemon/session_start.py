@@ -60,7 +60,7 @@ def session_start_data(root: Path, req: Any, env: Mapping[str, str] | None = Non
         "bindings": bindings,
         "preset": preset_name or "local",
         "seed": req.seed if req.seed is not None else 1,
-        "fault": req.fault,
+        "fault": req.fault if req.fault is not None else preset.get("fault"),  # the pitch's, else its preset's
         "fallback": "allow" if fallback_allowed(getattr(req, "fallback", None), settings) else "refuse",
         "unrunnable": {role: p.model_dump() for role, p in problems.items()},
     }

@@ -17,7 +17,7 @@ from crumb.actors.harness.bindings import ROLES, check_flags, parse_binding, pre
 
 REPO = Path(__file__).resolve().parents[2]
 PACKAGED = REPO / "crumb" / "actors" / "harness" / "presets"
-SHIPPED = {"local", "claude", "codex", "gemini", "cross", "ollama"}
+SHIPPED = {"local", "claude", "codex", "gemini", "cross", "ollama", "cross-local"}
 
 
 @pytest.fixture
@@ -230,3 +230,23 @@ def test_repo_presets_match_the_packaged_copies():
 def test_chains_round_trip_through_session_start_data(root):
     chains = resolve_bindings(root, preset="cross", env={})
     assert chains_from_data(chains_as_data(chains)) == chains
+
+
+def test_a_preset_may_break_the_embedded_builds_first_build_and_a_pitchs_fault_wins(root):
+    """cross-local (a second offline set-up) says `fault = "noinput"`; session.start records it, unless the
+    pitch names its own fault; an unknown fault is refused naming the file and the faults there are."""
+    from types import SimpleNamespace
+
+    from crumb.daemon.session_start import session_start_data
+
+    def start(preset, fault=None):
+        req = SimpleNamespace(preset=preset, bindings={}, seed=None, fault=fault, fallback=None)
+        return session_start_data(root, req, env={})[0]["fault"]
+
+    assert start("cross-local") == "noinput"
+    assert start("cross-local", fault="blank") == "blank"
+    assert start("local") is None
+    (root / "presets").mkdir()
+    (root / "presets" / "odd.toml").write_text('fault = "sideways"\n[roles]\nall = "local"\n')
+    with pytest.raises(ValueError, match=r"odd.toml: fault = 'sideways' .*wrongtimer"):
+        load_preset(root, "odd")

@@ -19,7 +19,7 @@ from pydantic import ValidationError
 
 from crumb.actors.base import Binding
 from crumb.actors.harness import registry
-from crumb.config import PRESET_KEYS, load_config, read_toml
+from crumb.config import PRESET_KEYS, ConfigError, load_config, read_toml
 from crumb.protocol.errors import first_problem
 from crumb.protocol.names import ROLES  # re-exported: the roles a binding names
 from crumb.store import paths
@@ -151,7 +151,14 @@ def load_preset(root: Path, name: str) -> dict[str, Any]:
     path = preset_path(root, name)
     if path is None:
         raise ValueError(f"no preset {name!r}; available: {', '.join(preset_names(root))} (or add presets/{name}.toml)")
-    return read_toml(path, allowed=PRESET_KEYS)
+    data = read_toml(path, allowed=PRESET_KEYS)
+    if "fault" in data:  # a set-up whose embedded Builder breaks its first build on purpose (a pitch's --fault wins)
+        from crumb.actors.embedded.adapter import faults
+
+        if not isinstance(data["fault"], str) or data["fault"] not in faults():
+            raise ConfigError(f"{path}: fault = {data['fault']!r} is not a fault of the embedded studio; "
+                              f"use one of {', '.join(faults())}")
+    return data
 
 
 # ---------------------------------------------------------------- layers
