@@ -10,6 +10,7 @@ from pathlib import Path
 
 from crumb.batch.plan import BatchPlan, Cell
 from crumb.batch.runs import CellOutcome
+from crumb.protocol.names import FAULTS
 from crumb.reducer.state import SessionState
 
 
@@ -52,7 +53,6 @@ def check_setups(root: Path, plan: BatchPlan) -> None:
     """PlanError when a set-up names what no cell could run with here: a preset not found, a binding the
     daemon would refuse, a fault the embedded studio does not know. (A harness missing on this machine
     is not checked here: each of its cells fails, saying so, as `crumb run` would.)"""
-    from crumb.actors.embedded.adapter import faults
     from crumb.batch.plan import PlanError
     from crumb.daemon import pitch_file
 
@@ -62,8 +62,8 @@ def check_setups(root: Path, plan: BatchPlan) -> None:
             pitch_file.check_bindings(dict(setup.roles))
         except ValueError as err:
             raise PlanError(f"set-up {setup.name!r}: {err}") from None
-        if setup.fault is not None and setup.fault not in faults():
-            raise PlanError(f"set-up {setup.name!r}: unknown fault {setup.fault!r}; use one of {', '.join(faults())}")
+        if setup.fault is not None and setup.fault not in FAULTS:
+            raise PlanError(f"set-up {setup.name!r}: unknown fault {setup.fault!r}; use one of {', '.join(FAULTS)}")
 
 
 def outcome_of(state: SessionState) -> CellOutcome:

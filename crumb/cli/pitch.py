@@ -23,7 +23,7 @@ from crumb.cli.sessions import follow
 from crumb.cli.verdict import describe, exit_code, outcome, settled
 from crumb.daemon import pitch_file, rejected
 from crumb.daemon.lock import daemon_status
-from crumb.protocol.names import ROLES
+from crumb.protocol.names import FAULTS, ROLES
 from crumb.reducer.state import SessionState
 from crumb.store import paths
 from crumb.terminal import safe
@@ -58,10 +58,8 @@ def check_bindings(bindings: dict[str, str]) -> None:
 
 def check_fault(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
     """A fault the embedded studio knows; a typo would otherwise only show as a failing Builder."""
-    from crumb.actors.embedded.adapter import faults
-
-    if value is not None and value not in faults():
-        raise click.BadParameter(f"unknown fault {value!r}: use one of {', '.join(faults())}")
+    if value is not None and value not in FAULTS:
+        raise click.BadParameter(f"unknown fault {value!r}: use one of {', '.join(FAULTS)}")
     return value
 
 

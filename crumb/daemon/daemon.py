@@ -29,6 +29,7 @@ from crumb.actors.harness import local_only
 from crumb.config import load_settings
 from crumb.daemon import files, grammar
 from crumb.daemon.lock import DaemonLock
+from crumb.daemon.plans import PLAN_SUFFIX, plan_handler
 from crumb.dispatcher.dispatch import Dispatcher, spec_rules
 from crumb.protocol.events import InboxFile, UnrunnableBinding, event_adapter
 from crumb.protocol.game import Spec
@@ -45,7 +46,6 @@ from crumb.terminal import safe
 log = logging.getLogger("crumb.daemon")
 
 SourceKey = tuple[str, str, str | None, int | None]
-BATCH_SUFFIX = ".toml"  # an inbox file named *.toml is a batch plan, not a pitch
 
 
 @dataclass
@@ -263,7 +263,7 @@ class Daemon:
             self._reject_pitch(path, got.message)
             return
         source = got.source
-        if path.name.lower().endswith(BATCH_SUFFIX):
+        if path.name.lower().endswith(PLAN_SUFFIX):
             self._consume_batch(path, got)
             return
         try:
@@ -330,17 +330,14 @@ class Daemon:
 
     def _consume_batch(self, path: Path, got: files.InboxRead) -> None:
         """A batch.toml: rejected with its reason, or made a batch (the same one if read again) and driven."""
-        from crumb.batch.driver import FROM_INBOX
-        from crumb.batch.inbox import accept
-        from crumb.batch.plan import PlanError
-
+        handler = plan_handler()
         try:
-            folder = accept(self.root, got.text, batch_id=pitch_session_id(got.source), where=path.name)
-        except PlanError as err:
+            folder = handler.accept(self.root, got.text, plan_id=pitch_session_id(got.source), where=path.name)
+        except ValueError as err:
             self._reject_pitch(path, f"batch plan not started: {err}")
             return
-        self._archive_read(path, got.source.stamp, folder / FROM_INBOX)
-        self._say(f"batch {folder.name} from {path.name}: driving it (batches/{folder.name})")
+        self._archive_read(path, got.source.stamp, handler.archive_dir(folder))
+        self._say(f"batch {folder.name} from {path.name}: driving it ({folder.relative_to(self.root)})")
         self._drive_batch(folder)
 
     def _drive_batch(self, folder: Path) -> None:
@@ -353,29 +350,23 @@ class Daemon:
         thread.start()
 
     def _batch_thread(self, folder: Path) -> None:
-        from crumb.batch.driver import BatchBusy, run_batch
-        from crumb.batch.executor import LocalExecutor
-
         try:
-            t = run_batch(self.root, folder, LocalExecutor(own_daemon=False, stop=self._stop))
-        except BatchBusy as err:
-            self._say(f"batch {folder.name} left to its driver: {err}")
+            said = plan_handler().drive(self.root, folder, self._stop)
         except Exception:
             log.exception("driving batch %s", folder.name)
         else:
             if not self._stop.is_set():
-                self._say(f"batch {folder.name}: {t.settled}/{t.cells} cells settled, {t.failed} failed")
+                self._say(said)
 
     def _take_up_batches(self) -> None:
         """The batches this daemon took from inbox/ and did not finish (stopped, crashed): driven again."""
-        from crumb.batch.driver import FROM_INBOX, list_batches, unfinished
-
-        for folder in list_batches(self.root):
-            try:
-                if (folder / FROM_INBOX).is_dir() and unfinished(folder):
-                    self._drive_batch(folder)
-            except Exception:
-                log.exception("looking at batch %s", folder.name)
+        try:
+            folders = plan_handler().unfinished(self.root)
+        except Exception:
+            log.exception("looking for unfinished batches")
+            return
+        for folder in folders:
+            self._drive_batch(folder)
 
     # ------------------------------------------------------------ inbox: steering
 

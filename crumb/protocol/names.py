@@ -28,3 +28,10 @@ NUMBER_PATHS: dict[str, str] = {
 #: what a verdict scores, and the ones QA's facts decide (the validator sets those, not the model)
 DIMENSIONS: tuple[str, ...] = ("goal_fit", "runs", "controls", "rules", "visuals", "performance")
 EXEC_DIMENSIONS: tuple[str, ...] = ("runs", "controls", "rules", "performance")
+
+#: what `--fault` (and a preset's `fault`) may ask of the embedded studio: the Builder's broken games, and
+#: "crash", the Builder itself failing (for the circuit breaker); here so a preset or a batch set-up is
+#: checked without loading the embedded studio
+BUILD_FAULTS: tuple[str, ...] = ("blank", "throws", "noinput", "wrongtimer", "syntax", "wronggenre", "wrongnumbers")
+CRASH_FAULT = "crash"
+FAULTS: tuple[str, ...] = (*BUILD_FAULTS, CRASH_FAULT)

@@ -21,18 +21,14 @@ from crumb.actors.embedded.verifier import judge
 from crumb.protocol.errors import first_problem
 from crumb.protocol.events import EvidenceItem, Meta, ResearchPlan
 from crumb.protocol.game import Spec
+from crumb.protocol.names import CRASH_FAULT
 
 MODEL = "crumb-local-1"
 #: a fault that makes this adapter fail instead of building (round 1, every attempt): what a broken agent
 #: CLI looks like to the circuit breaker, so its last step (chain exhausted -> done: circuit_open) can be run
-CRASH = "crash"
+CRASH = CRASH_FAULT
 
 
-def faults() -> tuple[str, ...]:
-    """Every fault `--fault` may inject: the builder's broken games, and CRASH."""
-    from crumb.actors.embedded.builder import FAULTS
-
-    return (*FAULTS, CRASH)
 
 
 class _In(BaseModel):

@@ -19,6 +19,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from crumb.genres import PALETTE_KEYS, Genre, genres, ids, loaded
 from crumb.protocol.game import Spec
+from crumb.protocol.names import BUILD_FAULTS
 
 # GENRES and ALIASES come from the module __getattr__ below (read from the registry when asked)
 __all__ = ["FAULTS", "GENRES", "ALIASES",  # noqa: F822
@@ -40,7 +41,7 @@ def __getattr__(name: str) -> object:
         return {alias: g.id for g in genres() for alias in g.aliases}
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
-FAULTS: tuple[str, ...] = ("blank", "throws", "noinput", "wrongtimer", "syntax", "wronggenre", "wrongnumbers")
+FAULTS = BUILD_FAULTS
 
 FALLBACK_PALETTE = {"bg": "#14161f", "accent": "#5ad1ff", "accent2": "#ffcf5a", "danger": "#ff5d73", "fg": "#c5cbe0", "text": "#f5f7fb"}
 

@@ -21,7 +21,7 @@ from crumb.actors.base import Binding
 from crumb.actors.harness import registry
 from crumb.config import PRESET_KEYS, ConfigError, load_config, read_toml
 from crumb.protocol.errors import first_problem
-from crumb.protocol.names import ROLES  # re-exported: the roles a binding names
+from crumb.protocol.names import FAULTS, ROLES  # ROLES re-exported: the roles a binding names
 from crumb.store import paths
 
 #: a key that sets every role not named on its own
@@ -153,11 +153,9 @@ def load_preset(root: Path, name: str) -> dict[str, Any]:
         raise ValueError(f"no preset {name!r}; available: {', '.join(preset_names(root))} (or add presets/{name}.toml)")
     data = read_toml(path, allowed=PRESET_KEYS)
     if "fault" in data:  # a set-up whose embedded Builder breaks its first build on purpose (a pitch's --fault wins)
-        from crumb.actors.embedded.adapter import faults
-
-        if not isinstance(data["fault"], str) or data["fault"] not in faults():
+        if not isinstance(data["fault"], str) or data["fault"] not in FAULTS:
             raise ConfigError(f"{path}: fault = {data['fault']!r} is not a fault of the embedded studio; "
-                              f"use one of {', '.join(faults())}")
+                              f"use one of {', '.join(FAULTS)}")
     return data
 
 
