@@ -80,8 +80,9 @@ def session_folder(folder: Path, cell: str, session: str) -> Path:
     return paths.session_dir(folder.parent.parent, session)
 
 
-def read_batch(folder: Path) -> BatchView:
-    """Raises PlanError when batch.toml cannot be read."""
+def read_batch(folder: Path, *, sessions: bool = True) -> BatchView:
+    """Raises PlanError when batch.toml cannot be read. Without `sessions`, only batch.toml and runs.jsonl
+    are read (where each cell stands, not what its session found): the Studio's live matrix."""
     plan = load_plan(folder / PLAN_TOML)
     latest = runs.latest(runs.read(folder / RUNS_JSONL))
     rows = []
@@ -92,7 +93,7 @@ def read_batch(folder: Path) -> BatchView:
         if line is not None:
             row.state = "settled" if line.state == "settled" else "unfinished" if line.state == "started" else "failed"
             row.session, row.outcome, row.error = line.session, line.outcome, line.error
-        if row.session is not None:
+        if row.session is not None and sessions:
             where = session_folder(folder, cell.id, row.session)
             try:
                 row.digest = digest(where)
