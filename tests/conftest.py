@@ -54,3 +54,14 @@ def daemon(root: Path, qa_runner: Any) -> Iterator[Any]:
 
     with RunningDaemon(root, qa_runner) as d:
         yield d
+
+
+@pytest.fixture(scope="session")
+def made(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    """A real batch (five embedded-studio sessions, one cell missing: tests/report/batchmaker.py), made once
+    per test run for the report's and the Studio's batch tests."""
+    from tests.report.batchmaker import make_batch
+
+    root = tmp_path_factory.mktemp("batch-root")
+    (root / "inbox").mkdir()
+    return make_batch(root)

@@ -20,6 +20,8 @@ TABLE: dict[str, tuple[str, str]] = {
     "approve": ("steer", "Approve a PARTIAL verdict: the session ends as approved."),
     "batch": ("batch", "Run many pitches × set-ups × seeds as a batch of sessions (batches/<id>/), resumable."),
     "cancel": ("steer", "Cancel the session: running actors are stopped."),
+    "compare": ("report", "Side by side: two sessions (`compare A B`), or two set-ups of a batch "
+                          "(`compare BATCH SETUP_A SETUP_B`)."),
     "config": ("config", "Show how CRUMB is configured here."),
     "doctor": ("doctor", "Check agent CLIs, browser, watcher and presets; exit 1 when the default setup cannot run."),
     "ls": ("sessions", "List sessions, newest first."),
@@ -29,6 +31,8 @@ TABLE: dict[str, tuple[str, str]] = {
     "qa": ("qa", "Run QA in headless Chromium on a game folder or an .html file ([settings.qa] of crumb.toml in --root)."),
     "replay": ("sessions", "Rebuild a session's state from its transcript (a session id, or a path to a .jsonl), "
                            "running no effect."),
+    "report": ("report", "Sum up a batch (an id, a unique prefix or a folder): PASS/PARTIAL/FAIL rates with 95 % "
+                        "intervals per set-up, genre and language."),
     "resume": ("steer", "Resume the session, or one actor."),
     "run": ("watch", "One shot: pitch, run the daemon in this process until that session is done or waits for a "
                      "person, print the game's path."),

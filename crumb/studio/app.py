@@ -24,11 +24,12 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.types import Receive, Scope, Send
 
+from crumb.batch.plan import PlanError
 from crumb.daemon import rejected
 from crumb.daemon.files import InboxWriteError
 from crumb.protocol.errors import one_line
 from crumb.store.paths import session_dir, transcript_path
-from crumb.studio import actions, data
+from crumb.studio import actions, batches, data
 from crumb.studio.panels import PanelFeed, PanelUpdate
 from crumb.studio.security import Guard, GuardMiddleware
 from crumb.studio.tail import WAKE, Line, TailHub, event_frame
@@ -54,6 +55,10 @@ PAGE_CSP = (
     "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self' {stream}; "
     "frame-src {preview}; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
 )
+# The batch report: crumb/report's page as is (inline styles, SVG plots), no script at all
+REPORT_CSP = ("default-src 'none'; style-src 'unsafe-inline'; img-src 'self'; base-uri 'none'; form-action 'none'; "
+              "frame-ancestors 'none'")
+BATCH_POLL_S = 0.25  # how often an open batch page's stream looks at runs.jsonl (one stat)
 FILE_HEADERS = {
     "x-content-type-options": "nosniff",
     "content-security-policy": "default-src 'none'; img-src 'self'; sandbox",
@@ -116,6 +121,48 @@ def create_app(cfg: StudioConfig) -> Starlette:
 
     async def index(request: Request) -> Response:
         return shell("index.html", request)
+
+    reports: dict[Path, tuple[tuple[int, int], str]] = {}  # batch folder → (runs.jsonl stamp, report page)
+
+    def batch_or_404(request: Request) -> Path | Response:
+        name = request.path_params["batch"]
+        folder = batches.folder_of(root, name)
+        if folder is None:
+            return _error(f"no batch {name[:100]!r} under batches/; the Studio lists them at /", 404)
+        return folder
+
+    async def batch_page(request: Request) -> Response:
+        folder = batch_or_404(request)
+        if isinstance(folder, Response):
+            return PlainTextResponse("no such batch; go back to / for the list\n", status_code=404)
+        return shell("batch.html", request, batch=folder.name)
+
+    async def batch_report(request: Request) -> Response:
+        """The batch's HTML report (plots, tables, gallery), its links into the Studio's pages."""
+        folder = batch_or_404(request)
+        if isinstance(folder, Response):
+            return folder
+        at = batches.stamp(folder)
+        hit = reports.get(folder)
+        if hit is None or hit[0] != at:
+            try:
+                hit = reports[folder] = (at, await asyncio.to_thread(batches.report_html, folder))
+            except PlanError as err:
+                return _error(str(err), 500)
+        return HTMLResponse(hit[1], headers={"content-security-policy": REPORT_CSP, "x-content-type-options": "nosniff",
+                                             "referrer-policy": "same-origin", "cache-control": "no-store"})
+
+    def api_batches(request: Request) -> Response:
+        return _json({"batches": batches.batch_list(root)})
+
+    def api_batch(request: Request) -> Response:
+        folder = batch_or_404(request)
+        if isinstance(folder, Response):
+            return folder
+        try:
+            return _json(batches.matrix(folder))
+        except PlanError as err:
+            return _error(str(err), 500)
 
     async def session_page(request: Request) -> Response:
         sid = session_or_404(request)
@@ -266,6 +313,11 @@ def create_app(cfg: StudioConfig) -> Starlette:
         Route("/api/sessions/{session}/file/{path:path}", api_file),
         Route("/api/sessions/{session}/steer", api_steer, methods=["POST"]),
         Route("/api/pitch", api_pitch, methods=["POST"]),
+        Route("/b/{batch}", batch_page),
+        Route("/b/{batch}/report", batch_report),
+        Route("/api/batches", api_batches),
+        Route("/api/batches/{batch}", api_batch),
+        Route("/api/batches/{batch}/stream", BatchStream(cfg)),
         Route("/api/presets", api_presets),
         Route("/api/daemon", api_daemon),
         Route("/api/daemon/start", api_daemon_start, methods=["POST"]),
@@ -279,7 +331,9 @@ def create_stream_app(cfg: StudioConfig, guard: Guard, studio_origins: Iterable[
     """The pages' event streams, on a port of their own. A browser opens at most six connections to one
     host and port, and each open stream holds one for good: on the Studio's port, six open pages would
     leave none for the pages' own requests (steering would hang) and a seventh page would not load."""
-    return Starlette(routes=[Route("/api/sessions/{session}/stream", EventStream(cfg, frozenset(studio_origins)))],
+    origins = frozenset(studio_origins)
+    return Starlette(routes=[Route("/api/sessions/{session}/stream", EventStream(cfg, origins)),
+                             Route("/api/batches/{batch}/stream", BatchStream(cfg, origins))],
                      middleware=[Middleware(GuardMiddleware, guard=guard)],
                      exception_handlers={404: _not_found, 405: _wrong_method})
 
@@ -293,6 +347,64 @@ async def _wrong_method(request: Request, exc: Exception) -> Response:
     allowed = getattr(exc, "headers", None) or {}
     methods = allowed.get("Allow", "another method")
     return _error(f"{request.method} is not allowed on {request.url.path}; use {methods}", 405)
+
+
+class BatchStream:
+    """SSE of one batch's matrix: a `matrix` event at once, then one each time runs.jsonl changes (a stat
+    every BATCH_POLL_S while the page is open; the matrix is read from batch.toml and runs.jsonl only)."""
+
+    def __init__(self, cfg: StudioConfig, cors: frozenset[str] = frozenset()) -> None:
+        self.cfg = cfg
+        self.cors = cors
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        request = Request(scope)
+        folder = batches.folder_of(self.cfg.root, scope["path_params"]["batch"])
+        if folder is None:
+            await _error("no such batch", 404)(scope, receive, send)
+            return
+        gone = asyncio.Event()
+
+        async def watch_disconnect() -> None:
+            while (await receive())["type"] != "http.disconnect":
+                pass
+            gone.set()
+
+        loop = asyncio.get_running_loop()
+        watcher = loop.create_task(watch_disconnect())
+        origin = request.headers.get("origin")
+        cors = [(b"access-control-allow-origin", origin.encode())] if origin in self.cors else []
+        try:
+            await send({"type": "http.response.start", "status": 200, "headers": [
+                (b"content-type", b"text/event-stream; charset=utf-8"), (b"cache-control", b"no-store"),
+                (b"x-accel-buffering", b"no"), *cors]})
+            await send({"type": "http.response.body", "body": b"retry: 1000\n\n", "more_body": True})
+            seen: tuple[int, int] | None = None
+            sent_at = loop.time()
+            while not gone.is_set() and not self.cfg.hub.closed:
+                at = batches.stamp(folder)
+                if at != seen:
+                    seen = at
+                    try:
+                        body = b"event: matrix\ndata: %s\n\n" % msgspec.json.encode(
+                            await asyncio.to_thread(batches.matrix, folder))
+                    except PlanError as err:
+                        body = b"event: failure\ndata: %s\n\n" % msgspec.json.encode({"error": str(err)})
+                    await send({"type": "http.response.body", "body": body, "more_body": True})
+                    sent_at = loop.time()
+                elif loop.time() - sent_at > KEEPALIVE_S:
+                    await send({"type": "http.response.body", "body": b": keepalive\n\n", "more_body": True})
+                    sent_at = loop.time()
+                try:
+                    await asyncio.wait_for(gone.wait(), BATCH_POLL_S)  # a poll interval, ended early by a disconnect
+                except TimeoutError:
+                    pass
+            if not gone.is_set():
+                await send({"type": "http.response.body", "body": b"", "more_body": False})
+        except OSError:
+            pass
+        finally:
+            watcher.cancel()
 
 
 class EventStream:

@@ -211,6 +211,11 @@ class TailHub:
                     continue
             await asyncio.sleep(self.poll_s)
 
+    @property
+    def closed(self) -> bool:
+        """The server is shutting down: streams that poll on their own (a batch's) end too."""
+        return self._closed
+
     def close(self) -> None:
         """Wake every stream with an end marker so the server can shut down promptly."""
         self._closed = True

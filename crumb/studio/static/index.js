@@ -119,6 +119,29 @@ document.getElementById("pitch-form").addEventListener("submit", async (ev) => {
   }
 });
 
+// Batches (crumb batch): one row each, linking to its live matrix and report. Hidden while there are none.
+const BATCH_ORDER = [["PASS", "ok"], ["PARTIAL", "warn"], ["FAIL", "bad"], ["fallback", "warn fallback"],
+                     ["failed", "bad"], ["unfinished", "run"], ["missing", "plain"]];
+let lastBatches = "";
+async function loadBatches() {
+  let data;
+  try { data = await apiGet("/api/batches"); } catch (e) { return; }
+  const key = JSON.stringify(data.batches);
+  if (key === lastBatches) return;
+  lastBatches = key;
+  document.getElementById("batches-section").hidden = !data.batches.length;
+  document.getElementById("batch-count").textContent = data.batches.length ? `(${data.batches.length})` : "";
+  clear(document.getElementById("batches"), data.batches.map((b) =>
+    h("a", { class: "batch-row", href: `/b/${encodeURIComponent(b.batch)}`, dataset: { batch: b.batch } },
+      h("span", { class: "mono", text: b.batch }),
+      b.name ? h("span", { text: b.name }) : null,
+      h("span", { class: "dim", text: `${b.cells} cells` }),
+      BATCH_ORDER.filter(([k]) => b.counts[k]).map(([k, cls]) => badge(`${b.counts[k]} ${k}`, cls)),
+      b.error ? h("span", { class: "err", text: b.error }) : null)));
+}
+
+loadBatches();
+whileVisible(loadBatches, 4000);
 loadPresets().catch((e) => { document.getElementById("pitch-status").textContent = e.message; });
 loadSessions();
 whileVisible(loadSessions, 2000);

@@ -1,0 +1,119 @@
+"""The Studio's batch pages on a real batch (tests/report/batchmaker.py): the list, the matrix live as
+runs.jsonl grows (API, stream and a real Chromium), and the report with its links into the Studio."""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from crumb.batch import runs
+from crumb.batch.plan import RUNS_JSONL
+from crumb.studio.server import Studio
+from tests.report.batchmaker import BATCH_ID, Made
+from tests.studio.conftest import SSEReader
+from tests.wait import wait_until
+
+LIVE = "01TESTLIVEBATCH000000000001"
+
+
+@pytest.fixture
+def live(made: Made) -> Iterator[tuple[Path, list[runs.RunLine]]]:
+    """A copy of the made batch under another id whose runs.jsonl holds only the first cell's `started`
+    line: the test appends the rest, as a running `crumb batch` would."""
+    folder = made.root / "batches" / LIVE
+    shutil.copytree(made.folder, folder, symlinks=True)
+    lines = runs.read(made.folder / RUNS_JSONL)
+    (folder / RUNS_JSONL).write_bytes(b"")
+    runs.append(folder / RUNS_JSONL, lines[0])
+    yield folder, lines[1:]
+    shutil.rmtree(folder)
+
+
+@pytest.fixture
+def bstudio(made: Made) -> Iterator[Studio]:
+    s = Studio(made.root, port=0).start()
+    yield s
+    s.stop()
+
+
+@pytest.fixture
+def bclient(bstudio: Studio) -> Iterator[httpx.Client]:
+    with httpx.Client(base_url=bstudio.url.rstrip("/"), timeout=30) as c:
+        yield c
+
+
+def test_the_api_lists_batches_and_gives_each_matrix(bclient: httpx.Client, made: Made) -> None:
+    listed = bclient.get("/api/batches").json()["batches"]
+    row = next(b for b in listed if b["batch"] == BATCH_ID)
+    assert row["cells"] == 6 and row["counts"] == {"PASS": 2, "PARTIAL": 2, "fallback": 1, "missing": 1}
+    m = bclient.get(f"/api/batches/{BATCH_ID}").json()
+    assert m["setups"] == ["local", "local,fault=wrongtimer", "builder=command:/bin/false"]
+    cell = next(c for c in m["cells"] if c["cell"] == "p001-builder-command-bin-false-s1")
+    assert (cell["bucket"], cell["verdict"], cell["session"]) == ("fallback", "PASS",
+                                                                  made.sessions["p001-builder-command-bin-false-s1"])
+    for bad in ("nope", "..%2F..%2Fetc", "-x"):
+        assert bclient.get(f"/api/batches/{bad}").status_code == 404
+    assert bclient.get("/b/nope").status_code == 404
+
+
+def test_the_report_page_links_into_the_studio_and_runs_no_script(bclient: httpx.Client, made: Made) -> None:
+    r = bclient.get(f"/b/{BATCH_ID}/report")
+    assert r.status_code == 200 and "script-src" not in r.headers["content-security-policy"]
+    assert "default-src 'none'" in r.headers["content-security-policy"] and "<script" not in r.text
+    assert r.text.count("<svg") == 4
+    session = made.sessions["p001-local-s1"]
+    shot = f"/api/sessions/{session}/file/artifacts/qa/end.png"
+    assert f'src="{shot}"' in r.text and f'href="/s/{session}"' in r.text
+    img = bclient.get(shot)
+    assert img.status_code == 200 and img.headers["content-type"] == "image/png"
+
+
+def test_the_stream_sends_the_matrix_again_when_runs_jsonl_grows(bstudio: Studio, live: tuple[Path, list[Any]]) -> None:
+    folder, rest = live
+    reader = SSEReader(f"http://127.0.0.1:{bstudio.stream_port}/api/batches/{LIVE}/stream")
+    try:
+        wait_until(lambda: any(e[0] == "matrix" for e in reader.events), timeout=30)
+        first = [e[2] for e in reader.events if e[0] == "matrix"][-1]
+        assert first["counts"] == {"unfinished": 1, "missing": 5}
+        runs.append(folder / RUNS_JSONL, rest[0])  # the first cell settles
+        wait_until(lambda: [e[2] for e in reader.events if e[0] == "matrix"][-1]["counts"].get("PASS") == 1,
+                   timeout=30)
+    finally:
+        reader.close()
+
+
+@pytest.mark.browser
+def test_the_batch_page_shows_the_matrix_live_and_links_cells_to_sessions(
+        page: Any, bstudio: Studio, made: Made, live: tuple[Path, list[Any]]) -> None:
+    folder, rest = live
+    page.goto(bstudio.url)
+    page.wait_for_selector(f'.batch-row[data-batch="{LIVE}"]')
+    page.click(f'.batch-row[data-batch="{LIVE}"]')
+    page.wait_for_selector('td.mcell[data-cell="p001-local-s1"][data-bucket="unfinished"]')
+    assert page.locator("td.mcell").count() == 6
+    assert page.locator('td.mcell[data-bucket="missing"]').count() == 5
+    for line in rest:
+        runs.append(folder / RUNS_JSONL, line)
+    page.wait_for_selector('td.mcell[data-cell="p002-local-fault-wrongtimer-s1"][data-bucket="PARTIAL"]')
+    fallback = page.locator('td.mcell[data-cell="p001-builder-command-bin-false-s1"]')
+    assert fallback.get_attribute("data-bucket") == "fallback" and "fallback · PASS" in fallback.inner_text()
+    session = made.sessions["p001-local-s1"]
+    assert page.locator('td.mcell[data-cell="p001-local-s1"] a').get_attribute("href") == f"/s/{session}"
+    assert page.locator('td.mcell[data-bucket="missing"]').count() == 1
+    # the report, opened from the batch page: its plots are drawn and its gallery's images load
+    page.click("#report-link")
+    page.wait_for_selector("#plot-pass_rate svg")
+    box = page.locator("#plot-pass_rate svg").bounding_box()
+    assert box is not None and box["width"] > 300
+    images = page.locator("figure.cell img")
+    assert images.count() == 5
+    for i in range(images.count()):
+        images.nth(i).scroll_into_view_if_needed()
+        page.wait_for_function("img => img.complete", arg=images.nth(i).element_handle())
+        assert images.nth(i).evaluate("img => img.naturalWidth") > 0
+    assert page.errors == []
