@@ -227,6 +227,20 @@ class ErrorData(Model):
     line: int | None = None
 
 
+class Release(Model):
+    """A named version of the game kept under versions/ (`crumb release`): a record of what was copied,
+    routing nothing. Written by the CLI after the copy, through the one writer, as a person's act."""
+
+    name: str = Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$", description="the version's folder under versions/")
+    label: str = Field(default="", max_length=200)
+    path: str = Field(description="root-relative folder of the copy, versions/<name>")
+    build: str = Field(pattern=r"^[0-9A-HJKMNP-TV-Z]{26}$", description="id of the build event whose game was copied")
+    verdict: Verdict | None = Field(default=None, description="the session's verdict when it was released")
+    parent: str | None = Field(default=None, description="the version this one follows, if any")
+    files: int = Field(ge=1)
+    manifest_sha256: str = Field(pattern=r"^[0-9a-f]{64}$", description="sha256 of versions/<name>/manifest.json")
+
+
 # ---- user commands (from inbox files, the CLI and the Studio — all through the inbox)
 
 
@@ -318,6 +332,7 @@ KINDS: dict[str, type[BaseModel]] = {
     "done": Done,
     "note": Note,
     "error": ErrorData,
+    "release": Release,
     "user.intervene": UserIntervene,
     "user.approve": UserApprove,
     "user.veto": UserVeto,
