@@ -49,7 +49,7 @@ def make_session(root: Path, *, paused: bool) -> str:
     for sub in ("inbox", "artifacts", "archive"):
         (sdir / sub).mkdir(parents=True)
     w = TranscriptWriter(paths.transcript_path(root, sid), sid, fsync="never")
-    w.append("session.start", {"settings": Settings().model_dump(mode="json")}, from_="daemon")
+    w.append("session.start", {"settings": Settings().to_data()}, from_="daemon")
     if paused:
         w.append("user.pause", {}, from_="user")
     else:

@@ -10,10 +10,7 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
-from pydantic import ValidationError
-
-from crumb.protocol.errors import one_line
-from crumb.settings import Settings
+from crumb.settings import SECTIONS, Settings, SettingsError
 from crumb.store import paths
 
 #: top-level keys each file may hold; anything else is a typo or a misplaced section
@@ -48,7 +45,7 @@ def read_toml(path: Path, *, allowed: tuple[str, ...]) -> dict[str, Any]:
             continue
         if key in MOVED:
             fix = f"put it under {MOVED[key]}"
-        elif key in Settings.model_fields:
+        elif key in SECTIONS:
             fix = f"settings go under [settings.{key}]"
         else:
             fix = "remove it or fix the spelling"
@@ -73,8 +70,6 @@ def load_settings(root: Path, *, preset: dict[str, Any] | None = None,
             continue
         try:
             settings = settings.merged(layer)
-        except (ValidationError, ValueError) as err:
-            # name the key: "budgets.fixes: Input should be ..."
-            msg = one_line(err) if isinstance(err, ValidationError) else str(err)
-            raise ConfigError(f"{origin}: bad [settings]: {msg}") from None
+        except SettingsError as err:  # names the key: "budgets.fixes: Expected `int` >= 0"
+            raise ConfigError(f"{origin}: bad [settings]: {err}") from None
     return settings

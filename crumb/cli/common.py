@@ -12,7 +12,6 @@ from typing import Any
 
 import click
 
-from crumb.daemon.drop import InboxWriteError, drop_inbox_file
 from crumb.store import paths
 
 
@@ -33,7 +32,10 @@ def session_arg(ctx: click.Context, ref: str, *, future: bool = False) -> str:
 
 
 def drop(folder: Path, text: str, *, stem: str) -> Path:
-    """drop_inbox_file for the CLI: a folder that cannot take the file is one `Error:` line, not a traceback."""
+    """drop_inbox_file for the CLI: a folder that cannot take the file is one `Error:` line, not a traceback.
+    Imported here: it needs ulid, which the commands that only read sessions (ls, status) never load."""
+    from crumb.daemon.drop import InboxWriteError, drop_inbox_file
+
     try:
         return drop_inbox_file(folder, text, stem=stem)
     except InboxWriteError as err:

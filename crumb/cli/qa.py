@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import NoReturn
 
 import click
+import msgspec
 from pydantic import TypeAdapter, ValidationError
 
 from crumb.protocol.errors import one_line
@@ -78,7 +79,7 @@ def qa(ctx: click.Context, path: Path, as_json: bool, timeout: float | None, cri
         _usage(f"criteria file {criteria_file} is not valid ({first}): see docs/game-contract.md for the probe format")
     settings = _settings((ctx.obj or {}).get("root"))
     if timeout is not None:
-        settings = settings.model_copy(update={"timeout_s": timeout})
+        settings = msgspec.structs.replace(settings, timeout_s=timeout)
 
     from crumb.qa import run_qa  # imported late: `crumb --help` should not load Playwright
     from crumb.qa.report import render

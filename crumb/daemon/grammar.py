@@ -23,7 +23,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field
 
 from crumb.protocol.names import ACTORS, ROLES
-from crumb.settings import Budgets
+from crumb.settings import Budgets, setting_names
 
 __all__ = ["COMMANDS", "FRONT_MATTER_KEYS", "PitchFile", "front_matter_value", "parse_pitch", "parse_steering"]
 
@@ -244,7 +244,7 @@ def _reset(cmd: str, args: str) -> dict[str, Any]:
 
 
 def _budget(cmd: str, args: str) -> dict[str, Any]:
-    names = [n for n in Budgets.model_fields if n != "warn_at"]
+    names = [n for n in setting_names(Budgets) if n != "warn_at"]
     name, eq, value = args.partition("=")
     name, value = name.strip(), value.strip()
     if not eq or not name or not value:

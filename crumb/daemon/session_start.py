@@ -56,7 +56,7 @@ def session_start_data(root: Path, req: Any, env: Mapping[str, str] | None = Non
         settings = Settings()
     problems = unrunnable(chains, root, env=env, timeout=settings.harness.probe_timeout_s)
     data = {
-        "settings": settings.model_dump(mode="json"),
+        "settings": settings.to_data(),
         "bindings": bindings,
         "preset": preset_name or "local",
         "seed": req.seed if req.seed is not None else 1,

@@ -8,7 +8,13 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
+import msgspec
 from pydantic import BaseModel, ConfigDict, Field
+
+# re-exported: defined without pydantic, for the reducer
+from crumb.protocol.names import DIMENSIONS as DIMENSIONS
+from crumb.protocol.names import EXEC_DIMENSIONS as EXEC_DIMENSIONS
+from crumb.protocol.names import NUMBER_PATHS as NUMBER_PATHS
 
 
 class Model(BaseModel):
@@ -107,8 +113,6 @@ NUMBER_LIMITS: dict[str, tuple[float, float]] = {
     "time_limit_s": (1, 86_400), "lives": (1, 99), "target_score": (1, 1_000_000_000), "moves": (1, 1_000_000),
     "levels": (1, 999), "speed": (0.01, 100), "grid": (2, 64), "level_time_s": (1, 3600)}
 #: where the game's test hook reports each stated number (docs/game-contract.md), so QA can check it
-NUMBER_PATHS = {"time_limit_s": "timeLeft", "lives": "lives", "target_score": "target", "moves": "movesLeft",
-                "levels": "levels", "speed": "speed", "grid": "grid", "level_time_s": "levelTimeLeft"}
 
 GenreHow = Literal["named", "mechanics", "evidence", "nearest", "steering", "kept", "person", "planner"]
 
@@ -156,15 +160,11 @@ class PitchReading(Model):
     guesses: list[str] = Field(default_factory=list, description="what was guessed because the pitch did not say")
 
     def shortfalls(self) -> list[str]:
-        """Why the game may not be the one pitched, in a designer's words; empty when it is."""
-        out: list[str] = []
-        if self.genre.fits is False:
-            out.append(self.genre.note or f"the pitch asks for {self.genre.asked or 'another game'}; built {self.genre.genre}")
-        if not self.language.recognised:
-            out.append(self.language.how or f"the pitch's language ({self.language.language}) is not read")
-        out += [n.note or f"{n.field} {n.value:g} ({n.said!r}) is not built" for n in self.numbers if not n.honoured]
-        out += self.unhonoured
-        return out
+        """Why the game may not be the one pitched, in a designer's words; empty when it is (the
+        validator's words: crumb.protocol.reading.shortfalls)."""
+        from crumb.protocol.reading import PitchReadingData, shortfalls
+
+        return shortfalls(msgspec.convert(self.model_dump(), PitchReadingData))
 
 
 class Spec(Model):
@@ -246,8 +246,6 @@ class QAResult(Model):
 # ---------------------------------------------------------------- judgement
 
 
-DIMENSIONS = ("goal_fit", "runs", "controls", "rules", "visuals", "performance")
-EXEC_DIMENSIONS = ("runs", "controls", "rules", "performance")
 
 
 class DimensionScore(Model):

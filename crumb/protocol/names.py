@@ -19,3 +19,12 @@ EVENT_KINDS: tuple[str, ...] = (
     "user.intervene", "user.approve", "user.veto", "user.pause", "user.resume", "user.goto", "user.swap",
     "user.append", "user.note", "user.cancel", "user.reset_circuit", "user.redo", "user.budget", "user.status",
 )
+
+#: where the game's test hook reports each stated number (docs/game-contract.md), so QA can check it
+NUMBER_PATHS: dict[str, str] = {
+    "time_limit_s": "timeLeft", "lives": "lives", "target_score": "target", "moves": "movesLeft", "levels": "levels",
+    "speed": "speed", "grid": "grid", "level_time_s": "levelTimeLeft"}
+
+#: what a verdict scores, and the ones QA's facts decide (the validator sets those, not the model)
+DIMENSIONS: tuple[str, ...] = ("goal_fit", "runs", "controls", "rules", "visuals", "performance")
+EXEC_DIMENSIONS: tuple[str, ...] = ("runs", "controls", "rules", "performance")

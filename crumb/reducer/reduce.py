@@ -181,7 +181,7 @@ def _add_usage(state: SessionState, meta: Any) -> bool:
 def _set_limits(state: SessionState) -> None:
     """Budget limits and the wall-clock check points, as timestamps comparable as text."""
     budgets = state.settings.budgets
-    state.limits = {k: float(v) for k, v in budgets.model_dump().items() if k != "warn_at"}
+    state.limits = {k: float(v) for k, v in budgets.to_data().items() if k != "warn_at"}
     state.limits.update(state.budget_overrides)
     state.wall_check = None
     wall = state.limits.get("wall_s")

@@ -129,7 +129,7 @@ class SessionState:
     def to_dict(self) -> dict[str, Any]:
         """The state as JSON-able data (effects with their `kind`, settings in their JSON form)."""
         data = dict(self.__dict__)
-        data["settings"] = self.settings.model_dump(mode="json")
+        data["settings"] = self.settings.to_data()
         out: dict[str, Any] = msgspec.to_builtins(data)
         return out
 

@@ -28,7 +28,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from crumb.protocol.game import DIMENSIONS, EXEC_DIMENSIONS, NUMBER_PATHS, PitchReading
+from crumb.protocol.names import DIMENSIONS, EXEC_DIMENSIONS, NUMBER_PATHS
+from crumb.protocol.reading import PitchReadingData, read, shortfalls
 from crumb.settings import Judge
 
 JUDGED_DIMENSIONS = tuple(d for d in DIMENSIONS if d not in EXEC_DIMENSIONS)
@@ -79,7 +80,7 @@ def qa_scores(qa: dict[str, Any]) -> dict[str, float]:
     return out
 
 
-def _fidelity_criteria(spec: dict[str, Any] | None, reading: PitchReading | None) -> set[str]:
+def _fidelity_criteria(spec: dict[str, Any] | None, reading: PitchReadingData | None) -> set[str]:
     """Criteria that check the game is the one pitched: its genre, each number the game reports, and
     every criterion the reading names as checking a stated number."""
     paths = {"genre", *NUMBER_PATHS.values()}
@@ -91,14 +92,21 @@ def _fidelity_criteria(spec: dict[str, Any] | None, reading: PitchReading | None
     return out
 
 
-def _reading(spec: dict[str, Any] | None) -> PitchReading | None:
+def _reading(spec: dict[str, Any] | None) -> PitchReadingData | None:
+    """The spec's reading, as the pydantic model reads it (without loading pydantic for what the writer
+    wrote); None: a reading this version cannot read says nothing, the probes still count."""
     raw = (spec or {}).get("reading")
     if not isinstance(raw, dict):
         return None
+    fast = read(raw)
+    if fast is not None:
+        return fast
+    from crumb.protocol.game import PitchReading  # pydantic: only for a reading out of the ordinary
+
     try:
-        return PitchReading.model_validate(raw)
-    except ValueError:
-        return None  # a reading this version cannot read says nothing; the probes still count
+        return read(PitchReading.model_validate(raw).model_dump())
+    except ValueError:  # pydantic's ValidationError is one
+        return None
 
 
 def validate(
@@ -199,9 +207,9 @@ def validate(
         if unchecked:
             demote("numbers_checked", "PARTIAL", None,
                    f"QA did not check what the pitch states: {', '.join(unchecked)}; a person decides")
-        shortfalls = reading.shortfalls()
-        if shortfalls:  # said even when numbers_checked already made it PARTIAL: both are reasons
-            demote("pitch_fidelity", "PARTIAL", None, "; ".join(shortfalls))
+        missing = shortfalls(reading)
+        if missing:  # said even when numbers_checked already made it PARTIAL: both are reasons
+            demote("pitch_fidelity", "PARTIAL", None, "; ".join(missing))
 
     if verdict in ("FAIL", "REJECT") and severity is None:
         correct("severity_fits", "severity", None, "Important", "a failing verdict needs a severity")

@@ -16,10 +16,7 @@ from pathlib import Path
 from typing import Any, NotRequired, TypedDict
 
 import msgspec
-from pydantic import ValidationError
-from ulid import ULID
 
-from crumb.protocol.errors import one_line
 from crumb.protocol.names import EVENT_KINDS, SCHEMA_VERSION
 from crumb.store.durable import fsync_dir
 
@@ -130,7 +127,10 @@ def decode_line(raw: bytes, path: Path, lineno: int, expected: int | None = None
         raise TranscriptError(f"{path}:{lineno}: session {obj['session']}, but the lines before are of session {session}: "
                               "a line from another transcript (or a damaged session id); move it out by hand")
     if validate:
-        from crumb.protocol.events import parse_event  # the models: built only where a line is checked in full
+        from pydantic import ValidationError  # pydantic and the models: loaded only where a line is checked in full
+
+        from crumb.protocol.errors import one_line
+        from crumb.protocol.events import parse_event
 
         if obj["kind"] not in EVENT_KINDS:
             raise TranscriptError(f"{path}:{lineno}: unknown kind {obj['kind']!r} (schema v{obj['v']}; this CRUMB knows "
@@ -157,6 +157,8 @@ def last_event(path: Path, fd: int) -> dict[str, Any] | None:
     A damaged last line raises TranscriptError naming file, line and problem: appending after it
     would guess a seq, an id or a time, and CRUMB never guesses.
     """
+    from ulid import ULID  # the writer's path only: a reader that replays never loads it
+
     raw = last_line(fd)
     if raw is None:
         return None

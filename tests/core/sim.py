@@ -63,7 +63,7 @@ class Sim:
         self.now = T0
         self.events: list[dict[str, Any]] = []
         self.last_effects: list[dict[str, Any]] = []
-        merged = Settings().merged(settings or {}).model_dump(mode="json")
+        merged = Settings().merged(settings or {}).to_data()
         self.send("session.start", {"settings": merged, "bindings": bindings or {}, "fault": fault}, from_="daemon")
 
     def send(self, kind: str, data: dict[str, Any] | None = None, *, effect: str | None = None, from_: str = "user",

@@ -25,8 +25,10 @@ HEAVY = ("playwright", "starlette", "uvicorn", "httpx", "lingua", "crumb.studio"
          "crumb.dispatcher", "crumb.daemon.daemon", "crumb.daemon.watcher")
 #: what --help does not need either: it lists the commands from crumb.cli.TABLE
 NOT_FOR_HELP = (*HEAVY, "pydantic", "msgspec", "ulid", "crumb.cli.", "crumb.genres", "crumb.protocol", "crumb.reducer")
-#: `ls` and `status` replay transcripts: the reducer reads the kinds' names (crumb.protocol.names), no event model
-NOT_FOR_READING = (*HEAVY, "crumb.protocol.events")
+#: `ls` and `status` replay transcripts: the reducer reads the kinds' names (crumb.protocol.names), no event model;
+#: settings and the pitch reading are msgspec structs, so no pydantic at all; ulid only where a file is written
+NOT_FOR_READING = (*HEAVY, "pydantic", "pydantic_core", "ulid", "crumb.protocol.events", "crumb.protocol.game",
+                   "crumb.daemon.drop")
 #: `steer` writes one file: no model, no transcript
 NOT_FOR_STEER = (*HEAVY, "pydantic", "msgspec", "crumb.protocol", "crumb.reducer", "crumb.genres.model")
 

@@ -126,9 +126,9 @@ def test_replay_from_file_twice_gives_the_same_hash(tmp_path: Path):
 
 
 PURE = ("crumb/reducer/reduce.py", "crumb/reducer/state.py", "crumb/reducer/validator.py", "crumb/reducer/played.py",
-        "crumb/reducer/effects.py", "crumb/settings.py", "crumb/protocol/errors.py")  # settings: read in session.start
+        "crumb/reducer/effects.py", "crumb/settings.py", "crumb/protocol/errors.py", "crumb/protocol/reading.py")  # settings: read in session.start
 PURE_IMPORTS = {"__future__", "collections.abc", "copy", "dataclasses", "datetime", "hashlib", "typing", "msgspec",
-                "pydantic", "crumb.protocol.errors", "crumb.protocol.events", "crumb.protocol.game", "crumb.protocol.names",
+                "pydantic", "crumb.protocol.errors", "crumb.protocol.events", "crumb.protocol.game", "crumb.protocol.names", "crumb.protocol.reading", "re",
                 "crumb.reducer.effects", "crumb.reducer.played", "crumb.reducer.state", "crumb.reducer.validator", "crumb.settings"}
 IMPURE_NAMES = {"open", "print", "input", "exec", "eval", "__import__", "getattr"}
 IMPURE_ATTRS = {"now", "utcnow", "today", "fromtimestamp", "environ", "getenv", "urandom", "getpid"}

@@ -55,7 +55,7 @@ def make_session(root: Path, session: str) -> TranscriptWriter:
     """A session as the daemon would have started it, through CRUMB's own transcript writer."""
     writer = TranscriptWriter(root / "sessions" / session / "transcript.jsonl", session)
     (root / "sessions" / session / "inbox").mkdir(parents=True, exist_ok=True)
-    writer.append("session.start", {"settings": Settings().model_dump(mode="json")}, from_="daemon")
+    writer.append("session.start", {"settings": Settings().to_data()}, from_="daemon")
     writer.append("goal", {"pitch": "snake"}, from_="user")
     return writer
 

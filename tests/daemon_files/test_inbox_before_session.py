@@ -25,7 +25,7 @@ from .helpers import SAVERS, events_until_sentinel
 def start_paused_session(root: Path, sid: str) -> None:
     """What `crumb`'s writer leaves for a session that waits for a person: a transcript, paused."""
     w = TranscriptWriter(paths.transcript_path(root, sid), sid, fsync="never")
-    w.append("session.start", {"settings": Settings().model_dump(mode="json")}, from_="daemon")
+    w.append("session.start", {"settings": Settings().to_data()}, from_="daemon")
     w.append("user.pause", {}, from_="user")
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import msgspec
 import pytest
 
 from crumb.protocol.game import Criterion, ProbeStep
@@ -63,7 +64,7 @@ def test_probes_that_go_on_from_each_other_share_a_page_and_judge_as_fresh_pages
         return {"id": f"t{ms}", "text": "t", "probe": {"steps": [START, W(ms)], "expect": [
             {"path": "bornAt", "op": ">", "value": 0}, {"path": "timeLeft", "op": ">=", "value": 0}]}}
 
-    settings = FAST.model_copy(update={"probe_tabs": 1})
+    settings = msgspec.structs.replace(FAST, probe_tabs=1)
     chained = runner.check(GAMES / "stores", criteria=criteria(at(1000), at(2000), at(3000)), settings=settings)
     alone = [runner.check(GAMES / "stores", criteria=criteria(at(ms)), settings=settings).probes[0]
              for ms in (1000, 2000, 3000)]

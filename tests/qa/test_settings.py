@@ -7,6 +7,7 @@ from __future__ import annotations
 import struct
 from pathlib import Path
 
+import msgspec
 import pytest
 
 from crumb.protocol.game import QAResult
@@ -28,10 +29,10 @@ def png_size(path: Path) -> tuple[int, int]:
 def test_max_files_and_max_bytes_are_the_checks_own(runner: QARunner) -> None:
     """stores_late is two files of about 4 kB: within the defaults, over a budget of one file or 1,000 bytes."""
     assert runner.check(GAMES / "stores_late", settings=FAST).static_ok
-    few = runner.check(GAMES / "stores_late", settings=FAST.model_copy(update={"max_files": 1}))
+    few = runner.check(GAMES / "stores_late", settings=msgspec.structs.replace(FAST, max_files=1))
     assert not few.ok and codes(few) == ["too_many_files"], codes(few)
     assert "2 files in the game folder, the budget is 1" in few.findings[0].message
-    small = runner.check(GAMES / "stores_late", settings=FAST.model_copy(update={"max_bytes": 1000}))
+    small = runner.check(GAMES / "stores_late", settings=msgspec.structs.replace(FAST, max_bytes=1000))
     assert not small.ok and codes(small) == ["too_large"], codes(small)
     assert small.findings[0].message.endswith("the budget is 1000")
 
@@ -40,7 +41,7 @@ def test_the_viewport_is_the_checks_own(runner: QARunner, tmp_path: Path) -> Non
     """The game's 320x240 canvas, seen through a 200x150 window: the screenshots are what that window shows."""
     runner.check(GAMES / "mini", out_dir=tmp_path / "wide" / "artifacts" / "qa", settings=FAST)
     runner.check(GAMES / "mini", out_dir=tmp_path / "narrow" / "artifacts" / "qa",
-                 settings=FAST.model_copy(update={"viewport": (200, 150)}))
+                 settings=msgspec.structs.replace(FAST, viewport=(200, 150)))
     assert png_size(tmp_path / "wide" / "artifacts" / "qa" / "start.png") == (320, 240)
     assert png_size(tmp_path / "narrow" / "artifacts" / "qa" / "start.png") == (200, 150)
     # and the next check with the runner's own viewport gets it back (the pool is keyed by viewport)
@@ -58,12 +59,12 @@ def test_probe_tabs_is_the_checks_own(runner: QARunner) -> None:
     # each presses another key, so none goes on from another's page (qa/chains.py): three pages
     three = criteria(*({**BORN, "id": f"born{n}", "probe": {**BORN["probe"], "steps": [
         {"do": "start"}, {"do": "key", "key": "abc"[n]}, {"do": "wait", "ms": 100}]}} for n in range(3)))
-    wide = FAST.model_copy(update={"probe_tabs": 3})
+    wide = msgspec.structs.replace(FAST, probe_tabs=3)
     runner.check(GAMES / "stores", criteria=three, settings=wide)  # the pool grows to three probe tabs after a check
     assert runner.warm()
     parallel = [p.observed["bornAt"] for p in runner.check(GAMES / "stores", criteria=three, settings=wide).probes]
     serial = [p.observed["bornAt"] for p in runner.check(GAMES / "stores", criteria=three,
-                                                           settings=FAST.model_copy(update={"probe_tabs": 1})).probes]
+                                                           settings=msgspec.structs.replace(FAST, probe_tabs=1)).probes]
     assert parallel == [1_700_000_001_000] * 3, parallel
     assert serial[0] == 1_700_000_001_000 and serial[0] < serial[1] < serial[2], serial
 
@@ -71,25 +72,25 @@ def test_probe_tabs_is_the_checks_own(runner: QARunner) -> None:
 def test_load_timeout_and_timeout_are_the_checks_own(runner: QARunner) -> None:
     """A game stuck in a loop at load: with a short load limit QA blames the game (a hang, within the
     budget); with a long one, QA's own budget runs out first (timeout_s); with a tiny budget, at once."""
-    base = FAST.model_copy(update={"load_timeout_s": 3.0, "timeout_s": 20.0})
+    base = msgspec.structs.replace(FAST, load_timeout_s=3.0, timeout_s=20.0)
     blamed = runner.check(GAMES / "loop_at_load", settings=base)
     assert blamed.error is None and "hang" in codes(blamed), blamed.model_dump_json(indent=1)
     assert any("never finished loading within 3 s" in f.message for f in blamed.findings)
     # the load limit is far beyond the budget: on a loaded machine the budget gets back the time QA's own
     # process stood still (tens of seconds with a spinning page on two busy cores), the load limit does not
-    slow_load = runner.check(GAMES / "loop_at_load", settings=base.model_copy(update={"load_timeout_s": 600.0}))
+    slow_load = runner.check(GAMES / "loop_at_load", settings=msgspec.structs.replace(base, load_timeout_s=600.0))
     assert slow_load.error == "QA timed out after 20 s", slow_load.error
-    short = runner.check(GAMES / "loop_at_load", settings=base.model_copy(update={"timeout_s": 2.0}))
+    short = runner.check(GAMES / "loop_at_load", settings=msgspec.structs.replace(base, timeout_s=2.0))
     assert short.error == "QA timed out after 2 s" and "timeout" in codes(short), short.error
 
 
 def test_probe_timeout_is_the_checks_own(runner: QARunner) -> None:
     """A game that loops once started: each step QA takes may last probe_timeout_s; a short one blames the
     game (a hang), a long one lets QA's own budget run out first."""
-    base = FAST.model_copy(update={"probe_timeout_s": 3.0, "timeout_s": 20.0})
+    base = msgspec.structs.replace(FAST, probe_timeout_s=3.0, timeout_s=20.0)
     blamed = runner.check(GAMES / "loop_after_start", settings=base)
     assert blamed.error is None and "hang" in codes(blamed), blamed.model_dump_json(indent=1)
-    patient = runner.check(GAMES / "loop_after_start", settings=base.model_copy(update={"probe_timeout_s": 60.0}))
+    patient = runner.check(GAMES / "loop_after_start", settings=msgspec.structs.replace(base, probe_timeout_s=60.0))
     # the 60 s limit is in force: QA's own 20 s budget runs out first, or, on a machine so loaded that the
     # budget is given back its stalls (runner.py's stall monitor), the hang is named only after 60 s
     assert patient.error == "QA timed out after 20 s" or (

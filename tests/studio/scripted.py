@@ -57,7 +57,7 @@ class Scripted:
 
     def start(self, pitch: str = "a neon snake game, 60 second rounds",
               bindings: dict[str, list[dict[str, Any]]] | None = None) -> Scripted:
-        self.append("session.start", {"settings": Settings().model_dump(mode="json"), "preset": "local",
+        self.append("session.start", {"settings": Settings().to_data(), "preset": "local",
                                       "bindings": bindings or {}}, from_="daemon", body="session started")
         self.append("goal", {"pitch": pitch}, from_="user", body=pitch)
         return self
