@@ -1,7 +1,7 @@
 """`crumb export` (the game as a zip, one HTML file, an itch.io zip, or the one-file session report) and
 `crumb open` (the game, or its Studio page, in the user's browser).
 
-What is built is pure (crumb/cli/bundle.py, inline.py, session_report.py); this module reads the
+What is built is pure (crumb/export/archive.py, inline.py, report.py); this module reads the
 session, writes the one output file (never over another unless --force) and talks to the browser.
 """
 
@@ -18,13 +18,14 @@ from pathlib import Path
 import click
 
 from crumb import __version__
-from crumb.cli import gamefiles
-from crumb.cli.bundle import canvas_size, game_zip, itch_files, stamp, zip_bytes
-from crumb.cli.common import echo_json, root_of, session_arg
+from crumb.cli.common import echo_json, one_line, root_of, session_arg
 from crumb.cli.complete import complete_session
-from crumb.cli.facts import SessionFacts, slug
-from crumb.cli.inline import InlineError, inline_game
-from crumb.cli.session_report import render_report
+from crumb.export import gamefiles
+from crumb.export.archive import canvas_size, game_zip, itch_files, stamp, zip_bytes
+from crumb.export.facts import SessionFacts, slug
+from crumb.export.gamefiles import GameFilesError
+from crumb.export.inline import InlineError, inline_game
+from crumb.export.report import render_report
 from crumb.store import paths
 
 SUFFIX = {"zip": ".zip", "html": ".html", "itch": "-itch.zip", "report": "-report.html"}
@@ -63,29 +64,30 @@ def one_file(files: dict[str, bytes], entry: str) -> str:
 def export(ctx: click.Context, session: str, form: str, output: Path | None, force: bool, as_json: bool) -> None:
     """Export a session's game: a zip (default), one HTML file, an itch.io zip, or a one-file report."""
     root = root_of(ctx)
-    facts = gamefiles.load(root, session_arg(ctx, session))
-    out = (output or default_output(facts, form)).resolve()
-    gamefiles.refuse_existing(out, force)  # before any work: the answer does not depend on it
-    if form == "report":  # a report is worth having for a session that never built a game, too
-        try:
-            files, entry = gamefiles.game_files(root, facts)
-            game: str | None = one_file(files, entry)
-        except click.ClickException:
-            files, game = {}, None
-        data = render_report(facts, spec_md=gamefiles.spec_text(root, facts), game_html=game,
-                             screenshots=gamefiles.screenshots(root, facts), version=__version__).encode()
-    else:
-        files, entry = gamefiles.game_files(root, facts)
-        if form == "html":
-            data = one_file(files, entry).encode()
-        elif form == "itch":
+    with one_line(GameFilesError):
+        facts = gamefiles.load(root, session_arg(ctx, session))
+        out = (output or default_output(facts, form)).resolve()
+        gamefiles.refuse_existing(out, force)  # before any work: the answer does not depend on it
+        if form == "report":  # a report is worth having for a session that never built a game, too
             try:
-                data = zip_bytes(itch_files(files, entry), stamp(facts.build.build_ts if facts.build else None))
-            except ValueError as err:
-                raise click.ClickException(str(err)) from None
+                files, entry = gamefiles.game_files(root, facts)
+                game: str | None = one_file(files, entry)
+            except (GameFilesError, click.ClickException):  # no game, or one that cannot be made one file
+                files, game = {}, None
+            data = render_report(facts, spec_md=gamefiles.spec_text(root, facts), game_html=game,
+                                 screenshots=gamefiles.screenshots(root, facts), version=__version__).encode()
         else:
-            data = game_zip(facts, files, entry, gamefiles.spec_text(root, facts), slug(facts.title, facts.session))
-    gamefiles.write_new(out, data, force=force)
+            files, entry = gamefiles.game_files(root, facts)
+            if form == "html":
+                data = one_file(files, entry).encode()
+            elif form == "itch":
+                try:
+                    data = zip_bytes(itch_files(files, entry), stamp(facts.build.build_ts if facts.build else None))
+                except ValueError as err:
+                    raise click.ClickException(str(err)) from None
+            else:
+                data = game_zip(facts, files, entry, gamefiles.spec_text(root, facts), slug(facts.title, facts.session))
+        gamefiles.write_new(out, data, force=force)
     if as_json:
         echo_json({"session": facts.session, "form": form, "path": str(out), "bytes": len(data), "files": len(files)})
         return
@@ -154,8 +156,8 @@ def open_(ctx: click.Context, session: str, studio: bool, port: int, printed: bo
     if not studio:
         game = paths.game_dir(root, sid) / "index.html"
         if not game.is_file():
-            facts = gamefiles.load(root, sid)
-            gamefiles.game_files(root, facts)  # raises the one-line reason and what to do
+            with one_line(GameFilesError):  # the one-line reason and what to do
+                gamefiles.game_files(root, gamefiles.load(root, sid))
         show(game.resolve().as_uri(), printed)
         return
     if port and studio_answers(port, sid):

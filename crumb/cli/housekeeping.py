@@ -1,6 +1,6 @@
 """`crumb rm` and `crumb gc`: take sessions away, or archive them (one .tar.gz each under archive/).
 
-Which sessions may go is decided in crumb/cli/sweep.py; this module measures them (replays each
+Which sessions may go is decided in crumb/export/sweep.py; this module measures them (replays each
 transcript, asks the daemon lock whether a daemon holds the root), asks before acting when a person is
 at the terminal, and removes a session by first renaming it out of sessions/ (so no reader ever sees
 half a session), then deleting or archiving it. An archive is written whole before the session goes.
@@ -20,7 +20,7 @@ import click
 
 from crumb.cli.common import echo_json, rel, root_of, session_arg
 from crumb.cli.complete import complete_session
-from crumb.cli.sweep import Candidate, Choice, choose, line, parse_age, rm_refusal, size_text
+from crumb.export.sweep import Candidate, Choice, choose, line, parse_age, rm_refusal, size_text
 from crumb.store import paths
 from crumb.terminal import safe
 

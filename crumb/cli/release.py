@@ -3,7 +3,7 @@
 
 The copy is made in a temporary folder beside the others and renamed into place, so versions/ never
 holds half a version; the event is appended after it, through the one transcript writer, and a refused
-append takes the copy away again. What goes in the manifest is decided in crumb/cli/lineage.py.
+append takes the copy away again. What goes in the manifest is decided in crumb/export/lineage.py.
 """
 
 from __future__ import annotations
@@ -17,10 +17,11 @@ from pathlib import Path
 
 import click
 
-from crumb.cli import gamefiles
-from crumb.cli.common import echo_json, rel, root_of, session_arg
+from crumb.cli.common import echo_json, one_line, rel, root_of, session_arg
 from crumb.cli.complete import complete_session, complete_version
-from crumb.cli.lineage import (
+from crumb.export import gamefiles
+from crumb.export.gamefiles import GameFilesError
+from crumb.export.lineage import (
     GAME,
     MANIFEST,
     VERSIONS,
@@ -78,11 +79,13 @@ def release(ctx: click.Context, session: str, name: str | None, label: str, pare
 
     root = root_of(ctx)
     sid = session_arg(ctx, session)
-    facts = gamefiles.load(root, sid)
+    with one_line(GameFilesError):
+        facts = gamefiles.load(root, sid)
     if not facts.settled:
         raise click.ClickException(f"session {sid} is still running ({facts.phase}): release it once it is done "
                                    f"(`crumb wait {sid}`)")
-    files, entry = gamefiles.game_files(root, facts)
+    with one_line(GameFilesError):
+        files, entry = gamefiles.game_files(root, facts)
     versions = read_versions(root)
     existing = {v.name: v for v in versions}
     base = root / VERSIONS

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from crumb.cli.session_report import SECTIONS
+from crumb.export.report import SECTIONS
 from crumb.store import paths
 from crumb.store.reader import read_events
 from tests.export.conftest import Made, crumb

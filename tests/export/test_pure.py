@@ -6,9 +6,9 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from crumb.cli.inline import InlineError, inline_game
-from crumb.cli.lineage import Version, check_name, lineage, next_name
-from crumb.cli.sweep import Candidate, choose, parse_age, rm_refusal
+from crumb.export.inline import InlineError, inline_game
+from crumb.export.lineage import Version, check_name, lineage, next_name
+from crumb.export.sweep import Candidate, choose, parse_age, rm_refusal
 
 NOW = datetime(2026, 12, 1, tzinfo=UTC)
 

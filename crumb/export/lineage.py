@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from crumb.cli.facts import SessionFacts, verdict_record
+from crumb.export.facts import SessionFacts, verdict_record
 
 VERSIONS = "versions"
 NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$")  # as the release event's model checks it

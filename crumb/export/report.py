@@ -17,7 +17,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from crumb.cli.facts import Round, SessionFacts, played_text
+from crumb.export.facts import Round, SessionFacts, played_text
 
 #: the sections every report has, in order (a test checks each is in the page Chromium shows)
 SECTIONS = ("summary", "rounds", "cast", "cost", "spec", "qa", "game", "timeline")

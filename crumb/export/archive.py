@@ -19,7 +19,7 @@ import zipfile
 from collections.abc import Mapping
 from datetime import datetime
 
-from crumb.cli.facts import SessionFacts, verdict_markdown, verdict_record
+from crumb.export.facts import SessionFacts, verdict_markdown, verdict_record
 
 ITCH_MAX_FILES = 1000
 ITCH_MAX_PATH = 240

@@ -1,7 +1,7 @@
 """Reading a session for export and release: its facts (one read of the transcript, replayed), the game
 folder in force and QA's screenshots, and writing a new file without ever half-writing or overwriting one.
 
-The effectful half of crumb/cli/facts.py; both `crumb export` and `crumb release` read through it.
+The effectful half of crumb/export/facts.py; both `crumb export` and `crumb release` read through it.
 """
 
 from __future__ import annotations
@@ -10,12 +10,15 @@ import os
 import tempfile
 from pathlib import Path
 
-import click
-
-from crumb.cli.facts import SessionFacts, gather
+from crumb.export.facts import SessionFacts, gather
 from crumb.reducer.replay import replay_events
 from crumb.store import paths
 from crumb.store.reader import TranscriptError, read_events
+
+
+class GameFilesError(Exception):
+    """What cannot be read or written: one line naming the problem and what to do (the CLI prints it)."""
+
 
 MAX_GAME_FILES = 5000  # a game folder bigger than this is not a prototype: refuse rather than copy it
 
@@ -25,7 +28,7 @@ def load(root: Path, session: str) -> SessionFacts:
     try:
         events = list(read_events(paths.transcript_path(root, session)))
     except TranscriptError as err:
-        raise click.ClickException(str(err)) from None
+        raise GameFilesError(str(err)) from None
     return gather(events, replay_events(events, session))
 
 
@@ -38,14 +41,14 @@ def game_files(root: Path, facts: SessionFacts) -> tuple[dict[str, bytes], str]:
         why = "no build yet" if build is None else f"its {paths.GAME_REL}/{entry} is missing"
         todo = (f"wait for it with `crumb wait {facts.session}`" if not facts.settled
                 else f"build one with `crumb steer {facts.session} /redo`")
-        raise click.ClickException(f"session {facts.session} has no game ({why}; phase {facts.phase}): {todo}")
+        raise GameFilesError(f"session {facts.session} has no game ({why}; phase {facts.phase}): {todo}")
     files: dict[str, bytes] = {}
     for path in sorted(folder.rglob("*")):
         if path.is_symlink() or not path.is_file():
             continue  # QA refuses links out of the folder; a copy never follows one
         files[path.relative_to(folder).as_posix()] = path.read_bytes()
         if len(files) > MAX_GAME_FILES:
-            raise click.ClickException(f"{folder} holds more than {MAX_GAME_FILES} files: not a game folder to copy")
+            raise GameFilesError(f"{folder} holds more than {MAX_GAME_FILES} files: not a game folder to copy")
     return files, entry
 
 
@@ -69,7 +72,7 @@ def screenshots(root: Path, facts: SessionFacts) -> dict[str, bytes]:
 
 def refuse_existing(path: Path, force: bool) -> None:
     if path.exists() and not force:
-        raise click.ClickException(f"{path} exists: pass --force to replace it, or -o another path")
+        raise GameFilesError(f"{path} exists: pass --force to replace it, or -o another path")
 
 
 def write_new(path: Path, data: bytes, *, force: bool) -> None:
