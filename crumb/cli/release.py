@@ -2,22 +2,23 @@
 `release` event in the session's transcript) and `crumb versions` (list them with their lineage).
 
 The copy is made in a temporary folder beside the others and renamed into place, so versions/ never
-holds half a version; the event is appended after it, through the one transcript writer, and a refused
-append takes the copy away again. What goes in the manifest is decided in crumb/export/lineage.py.
+holds half a version. The CLI never writes the transcript: it drops `/release NAME` into the session's
+inbox, like any other tool's steering, and the daemon records the `release` event with what it reads and
+hashes in the copy then (crumb/export/versions.py), or an `error` saying why it could not. An inbox that
+cannot take the file takes the copy away again. What goes in the manifest is decided in
+crumb/export/lineage.py.
 """
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import shutil
 from datetime import UTC, datetime
-from pathlib import Path
 
 import click
 
-from crumb.cli.common import echo_json, one_line, rel, root_of, session_arg
+from crumb.cli.common import drop, echo_json, one_line, rel, root_of, session_arg
 from crumb.cli.complete import complete_session, complete_version
 from crumb.export import gamefiles
 from crumb.export.gamefiles import GameFilesError
@@ -25,8 +26,6 @@ from crumb.export.lineage import (
     GAME,
     MANIFEST,
     VERSIONS,
-    Version,
-    changed_files,
     check_name,
     default_parent,
     differs_from_build,
@@ -35,33 +34,9 @@ from crumb.export.lineage import (
     next_name,
     version_line,
 )
+from crumb.export.versions import read_versions
 from crumb.store import paths
 from crumb.terminal import safe
-
-
-def read_versions(root: Path, *, verify: bool = False) -> list[Version]:
-    """Every versions/<name>/manifest.json (a folder without one, or a broken one, is not a version)."""
-    base = root / VERSIONS
-    out: list[Version] = []
-    if not base.is_dir():
-        return out
-    for folder in sorted(base.iterdir()):
-        try:
-            m = json.loads((folder / MANIFEST).read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            continue
-        if not isinstance(m, dict) or folder.name.startswith("."):
-            continue
-        changed: tuple[str, ...] = ()
-        if verify:
-            on_disk = {}
-            for f in m.get("files") or []:
-                path = folder / GAME / str(f.get("path"))
-                if path.is_file():
-                    on_disk[f["path"]] = hashlib.sha256(path.read_bytes()).hexdigest()
-            changed = changed_files(m, on_disk)
-        out.append(Version(folder.name, m, changed))
-    return out
 
 
 @click.command("release")
@@ -74,8 +49,7 @@ def read_versions(root: Path, *, verify: bool = False) -> list[Version]:
 @click.pass_context
 def release(ctx: click.Context, session: str, name: str | None, label: str, parent: str | None, as_json: bool) -> None:
     """Keep a named version of a session's game under versions/ (copy, manifest, a `release` event)."""
-    from crumb.store.reader import TranscriptError
-    from crumb.store.writer import AppendRefused, TranscriptWriter
+    from crumb.daemon.lock import daemon_status
 
     root = root_of(ctx)
     sid = session_arg(ctx, session)
@@ -123,17 +97,14 @@ def release(ctx: click.Context, session: str, name: str | None, label: str, pare
         os.rename(tmp, final)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
-    writer = TranscriptWriter(paths.transcript_path(root, sid), sid, role="inbox")
-    try:
-        writer.append("release", {
-            "name": name, "label": label, "path": rel(root, final), "build": record["build"],
-            "verdict": record["verdict"], "parent": parent, "files": len(files),
-            "manifest_sha256": hashlib.sha256(body).hexdigest(),
-        }, from_="user", body=f"released {name} ({record['verdict'] or 'no verdict'})"[:200])
-    except (AppendRefused, TranscriptError) as err:
+    try:  # the daemon records it: it reads and hashes the copy itself (invariants 3 and 4)
+        asked = drop(paths.session_inbox(root, sid), f"/release {name}\n", stem="release")
+    except click.ClickException as err:
         shutil.rmtree(final, ignore_errors=True)
-        raise click.ClickException(f"the release could not be recorded in {sid}'s transcript, so no version was kept: "
-                                   f"{err}") from None
+        raise click.ClickException(f"{err.message}; so no version was kept") from None
+    if not daemon_status(root)["running"]:
+        click.echo(f"version {name} is kept in {rel(root, final)}; no crumb daemon is watching {root}, so its record "
+                   f"waits in {rel(root, asked)} until `crumb --root {root} watch` runs", err=True)
     edited = differs_from_build(record)
     if edited:
         click.echo(f"note: {', '.join(edited)} differ from build {record['build']} (edited after the build); "

@@ -229,7 +229,9 @@ class ErrorData(Model):
 
 class Release(Model):
     """A named version of the game kept under versions/ (`crumb release`): a record of what was copied,
-    routing nothing. Written by the CLI after the copy, through the one writer, as a person's act."""
+    routing nothing. The CLI makes the copy and drops `/release NAME` into the session's inbox; the daemon
+    writes this event with what it reads and hashes in versions/<name>/manifest.json then, never with what
+    the inbox file claims (it names the version only)."""
 
     name: str = Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$", description="the version's folder under versions/")
     label: str = Field(default="", max_length=200)
@@ -239,6 +241,8 @@ class Release(Model):
     parent: str | None = Field(default=None, description="the version this one follows, if any")
     files: int = Field(ge=1)
     manifest_sha256: str = Field(pattern=r"^[0-9a-f]{64}$", description="sha256 of versions/<name>/manifest.json")
+    source: InboxFile | None = Field(default=None, description="the inbox file whose /release line asked for it")
+    line: int | None = None
 
 
 # ---- user commands (from inbox files, the CLI and the Studio — all through the inbox)
@@ -351,9 +355,11 @@ KINDS: dict[str, type[BaseModel]] = {
 if tuple(KINDS) != EVENT_KINDS:  # one list of kinds: a reader that builds no model reads names.EVENT_KINDS
     raise ImportError("crumb.protocol.names.EVENT_KINDS differs from crumb.protocol.events.KINDS: make them equal")
 
-#: kinds that carry ground truth: only the dispatcher's writer may append them.
+#: kinds that carry ground truth: only the dispatcher's writer may append them (a `release`'s facts are
+#: measured by the daemon, through the dispatcher's writer, from the copy under versions/).
 GROUND_TRUTH_KINDS = frozenset(
-    {"qa.result", "audit", "done", "circuit.opened", "adapter.swapped", "build", "effect.finished", "effect.failed"}
+    {"qa.result", "audit", "done", "circuit.opened", "adapter.swapped", "build", "effect.finished", "effect.failed",
+     "release"}
 )
 
 
