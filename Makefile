@@ -64,7 +64,7 @@ studio: setup ## open the web Studio on 127.0.0.1:7321
 
 # mypy --strict where the types are the design (protocol, store, reducer, settings, the registries);
 # plain mypy (pyproject.toml [tool.mypy]) over the rest of crumb/.
-STRICT := crumb/protocol crumb/store crumb/reducer crumb/settings.py crumb/genres crumb/actors/harness/registry.py crumb/actors/harness/plugin.py
+STRICT := crumb/protocol crumb/store crumb/reducer crumb/export crumb/settings.py crumb/genres crumb/actors/harness/registry.py crumb/actors/harness/plugin.py
 
 lint: $(STAMP) ## ruff over the code and tests, mypy --strict on the typed core, plain mypy on all of crumb/
 	$(BIN)/ruff check crumb tests bench examples

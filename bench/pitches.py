@@ -231,7 +231,7 @@ class Tally(BaseModel):
                 "playable": rate(self.playable, self.pitches)}
 
 
-class Report(BaseModel):
+class CellReport(BaseModel):
     overall: Tally
     by_language: dict[str, Tally]
     by_genre: dict[str, Tally]
@@ -244,7 +244,7 @@ class Report(BaseModel):
 
 
 def tally(results: Sequence[PitchResult], *, seconds: float = 0.0, cpu_seconds: float = 0.0, parallel: int = 0,
-          workers: int = 0) -> Report:
+          workers: int = 0) -> CellReport:
     overall, by_lang, by_genre = Tally(), dict[str, Tally](), dict[str, Tally]()
     for r in results:
         overall.add(r)
@@ -253,7 +253,7 @@ def tally(results: Sequence[PitchResult], *, seconds: float = 0.0, cpu_seconds: 
     rates = overall.rates()
     missed = [f"{name}: {_pct(rates[name])} < target {_pct(target)}" for name, target in TARGETS.items()
               if rates[name] is not None and (rates[name] or 0.0) < target]
-    return Report(overall=overall, by_language=dict(sorted(by_lang.items())), by_genre=dict(sorted(by_genre.items())),
+    return CellReport(overall=overall, by_language=dict(sorted(by_lang.items())), by_genre=dict(sorted(by_genre.items())),
                   missed=missed, results=list(results), seconds=round(seconds, 1), cpu_seconds=round(cpu_seconds, 1),
                   parallel=parallel,
                   workers=workers)
@@ -263,7 +263,7 @@ def _pct(x: float | None) -> str:
     return "-" if x is None else f"{100 * x:.1f} %"
 
 
-def render(report: Report) -> str:
+def render(report: CellReport) -> str:
     """The tables a person reads: overall, per language, per genre, then the targets."""
     head = f"{'':<14}{'n':>4} {'genre':>8} {'lang':>8} {'numbers':>14} {'in spec':>8} {'playable':>9} {'PASS':>5} {'PART':>5}"
 

@@ -10,7 +10,7 @@
 run_batch is the whole restart story: it reads runs.jsonl, skips every settled cell, hands a cell
 whose latest line is `started` back to the executor with its session (resumed from its transcript,
 never pitched twice) and every other cell without one (pitched afresh); then it appends one line per
-Report, in order. Running it again after a crash, Ctrl-C or SIGKILL is `crumb batch resume`.
+CellReport, in order. Running it again after a crash, Ctrl-C or SIGKILL is `crumb batch resume`.
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ from typing import Any
 from ulid import ULID
 
 from crumb.batch import runs
-from crumb.batch.executor import Executor, Report, Task
+from crumb.batch.executor import CellReport, Executor, Task
 from crumb.batch.plan import BATCHES, PLAN_TOML, RUNS_JSONL, SESSION_LINKS, BatchPlan, Cell, load_plan
 
 LOCK = ".lock"
@@ -184,12 +184,12 @@ def link(folder: Path, cell: Cell, session: str) -> None:
     os.replace(tmp, path)
 
 
-OnReport = Callable[[Report, Tally], None]
+OnCellReport = Callable[[CellReport, Tally], None]
 
 
 def run_batch(root: Path, folder: Path, executor: Executor, *, on_start: Callable[[Tally], None] | None = None,
-              on_report: OnReport | None = None, parallel: int | None = None) -> Tally:
-    """Run every cell of the batch not yet settled, recording each Report in runs.jsonl; the tally at the end.
+              on_report: OnCellReport | None = None, parallel: int | None = None) -> Tally:
+    """Run every cell of the batch not yet settled, recording each CellReport in runs.jsonl; the tally at the end.
 
     Returns when the executor has reported every cell, or stopped early; raises BatchBusy when another
     process drives the batch, PlanError when its batch.toml cannot be read. `parallel` overrides the plan's

@@ -3,13 +3,13 @@
 The driver (crumb/batch/driver.py) decides what is left to run and records what happens; an executor
 only runs cells and says what happened, as an iterator:
 
-    executor.run_cells(root, plan, tasks) -> Iterator[Report]
+    executor.run_cells(root, plan, tasks) -> Iterator[CellReport]
 
 - `tasks`: Task(cell, session). `session` is None for a cell to pitch (the executor picks its id, a
   ULID, when it pitches it); it names a session when a `started` line in runs.jsonl already does: that
   session may exist (a folder, a pitch file waiting in inbox/, a worker's copy) and is continued from
   its transcript, never pitched again.
-- each Report is (cell, session, result, host): `result` None means "this cell is being pitched now" and
+- each CellReport is (cell, session, result, host): `result` None means "this cell is being pitched now" and
   is yielded just BEFORE its pitch is dropped (the driver appends the `started` line, durably, before it
   asks for the next report, so a crash never leaves a session the batch does not know of); a
   CellOutcome means settled (done, or waiting for a person: crumb.cli.verdict.settled); a str means the
@@ -53,7 +53,7 @@ class Task:
     session: str | None = None  # a `started` line names the session already: continue it, never pitch it again
 
 
-class Report(NamedTuple):
+class CellReport(NamedTuple):
     cell: Cell
     session: str | None
     result: CellOutcome | str | None  # None: pitched now (started); str: why it could not run (failed)
@@ -61,7 +61,7 @@ class Report(NamedTuple):
 
 
 class Executor(Protocol):
-    def run_cells(self, root: Path, plan: BatchPlan, tasks: Sequence[Task]) -> Iterator[Report]: ...
+    def run_cells(self, root: Path, plan: BatchPlan, tasks: Sequence[Task]) -> Iterator[CellReport]: ...
 
 
 @dataclass
@@ -90,7 +90,7 @@ class LocalExecutor:
         self.left_running = 0  # effects still in flight when the executor's own daemon stopped
         self.host = socket.gethostname()
 
-    def run_cells(self, root: Path, plan: BatchPlan, tasks: Sequence[Task]) -> Iterator[Report]:
+    def run_cells(self, root: Path, plan: BatchPlan, tasks: Sequence[Task]) -> Iterator[CellReport]:
         import click
         from ulid import ULID
 
@@ -116,21 +116,21 @@ class LocalExecutor:
                     session = task.session or str(ULID())
                     try:
                         if task.session is None:
-                            yield Report(task.cell, session, None, self.host)  # recorded before the drop
+                            yield CellReport(task.cell, session, None, self.host)  # recorded before the drop
                             pitch_cell(root, plan, task.cell, session=session)
                         elif not was_pitched(root, session):  # recorded, then killed before the drop
                             pitch_cell(root, plan, task.cell, session=session)
                     except click.ClickException as err:
-                        yield Report(task.cell, session, _one_line(err.format_message()), self.host)
+                        yield CellReport(task.cell, session, _one_line(err.format_message()), self.host)
                         continue
                     flying[session] = _Flight(task, time.monotonic() + plan.timeout_s,
                                               Follower(paths.transcript_path(root, session)), initial_state(session))
-                ended: list[Report] = []
+                ended: list[CellReport] = []
                 for session, flight in list(flying.items()):
                     end = self._look(root, session, flight, settled, outcome_of)
                     if end is not None:
                         del flying[session]
-                        ended.append(Report(flight.task.cell, session, end, self.host))
+                        ended.append(CellReport(flight.task.cell, session, end, self.host))
                 yield from ended
                 if thread is not None and not thread.is_alive():
                     raise RuntimeError("the batch's daemon stopped on its own; see the log above, then "

@@ -23,17 +23,22 @@ TABLE: dict[str, tuple[str, str]] = {
     "compare": ("report", "Side by side: two sessions (`compare A B`), or two set-ups of a batch "
                           "(`compare BATCH SETUP_A SETUP_B`)."),
     "config": ("config", "Show how CRUMB is configured here."),
+    "export": ("export", "Export a session's game: a zip (default), one HTML file, an itch.io zip, or a one-file report."),
     "doctor": ("doctor", "Check agent CLIs, browser, watcher and presets; exit 1 when the default setup cannot run."),
+    "gc": ("housekeeping", "Remove (or --archive) settled sessions older than an age; running ones are never touched."),
     "ls": ("sessions", "List sessions, newest first."),
+    "open": ("export", "Open a session's game in the browser (or its Studio page with --studio); prints it when there is no display."),
     "pause": ("steer", "Pause the session, or one actor (e.g."),
     "pitch": ("pitch", "Pitch a game: drops a pitch file into inbox/ and prints the new session id."),
     "plan": ("plan", "Print the spec the offline Planner writes for TEXT, researching first when it asks to."),
     "qa": ("qa", "Run QA in headless Chromium on a game folder or an .html file ([settings.qa] of crumb.toml in --root)."),
+    "release": ("release", "Keep a named version of a session's game under versions/ (copy, manifest, a `release` event)."),
     "replay": ("sessions", "Rebuild a session's state from its transcript (a session id, or a path to a .jsonl), "
                            "running no effect."),
     "report": ("report", "Sum up a batch (an id, a unique prefix or a folder): PASS/PARTIAL/FAIL rates with 95 % "
                         "intervals per set-up, genre and language."),
     "resume": ("steer", "Resume the session, or one actor."),
+    "rm": ("housekeeping", "Remove sessions (or archive them with --archive); a running session is refused."),
     "run": ("watch", "One shot: pitch, run the daemon in this process until that session is done or waits for a "
                      "person, print the game's path."),
     "schema": ("sessions", "Print the JSON Schema of a transcript line."),
@@ -43,6 +48,7 @@ TABLE: dict[str, tuple[str, str]] = {
     "tail": ("sessions", "Show a session's latest events."),
     "veto": ("steer", "Veto a PARTIAL verdict, with a reason the Builder gets as feedback."),
     "wait": ("pitch", "Wait until a session is done or waits for a person."),
+    "versions": ("release", "List the versions kept under versions/ with their lineage (and any file changed since its release)."),
     "watch": ("watch", "Run the daemon: watch inbox/ and every session, reduce events, dispatch effects."),
 }
 

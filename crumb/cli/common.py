@@ -7,6 +7,8 @@ fraction of what a module that reads transcripts costs.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -39,6 +41,16 @@ def drop(folder: Path, text: str, *, stem: str) -> Path:
     try:
         return drop_inbox_file(folder, text, stem=stem)
     except InboxWriteError as err:
+        raise click.ClickException(str(err)) from None
+
+
+@contextmanager
+def one_line(*errors: type[Exception]) -> Iterator[None]:
+    """A lower layer's expected refusal (its message names the problem and the fix), said as click's one
+    `Error:` line instead of a traceback."""
+    try:
+        yield
+    except errors as err:
         raise click.ClickException(str(err)) from None
 
 

@@ -22,6 +22,7 @@ from crumb.actors.harness.bindings import (
     load_config,
     resolve_bindings,
 )
+from crumb.cli.complete import complete_preset, complete_role_binding, complete_session
 from crumb.config import load_settings
 
 
@@ -118,9 +119,9 @@ def config() -> None:
 
 
 @config.command("show")
-@click.option("--session", "session", metavar="S", help="Show what session S recorded (id, or its last characters).")
-@click.option("--preset", help="Preview with this preset, as `crumb pitch --preset` would.")
-@click.option("--role", "roles", multiple=True, metavar="ROLE=HARNESS[:MODEL]", help="Preview with a role flag.")
+@click.option("--session", "session", metavar="S", shell_complete=complete_session, help="Show what session S recorded (id, or its last characters).")
+@click.option("--preset", shell_complete=complete_preset, help="Preview with this preset, as `crumb pitch --preset` would.")
+@click.option("--role", "roles", multiple=True, metavar="ROLE=HARNESS[:MODEL]", shell_complete=complete_role_binding, help="Preview with a role flag.")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
 @click.pass_context
 def show(ctx: click.Context, session: str | None, preset: str | None, roles: tuple[str, ...], as_json: bool) -> None:

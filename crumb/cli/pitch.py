@@ -19,6 +19,7 @@ from ulid import ULID
 
 from crumb.actors.harness import local_only
 from crumb.cli.common import drop, echo_json, rel, root_of, session_arg
+from crumb.cli.complete import complete_fault, complete_preset, complete_role_binding, complete_session
 from crumb.cli.sessions import follow
 from crumb.cli.verdict import describe, exit_code, outcome, settled
 from crumb.daemon import pitch_file, rejected
@@ -65,12 +66,12 @@ def check_fault(ctx: click.Context, param: click.Parameter, value: str | None) -
 
 def pitch_options(fn: Any) -> Any:
     for option in reversed([
-        click.option("--preset", help="Preset from presets/*.toml (local, claude, codex, gemini, cross, ollama)."),
+        click.option("--preset", shell_complete=complete_preset, help="Preset from presets/*.toml (local, claude, codex, gemini, cross, ollama)."),
         click.option("--seed", type=int, help="Seed for the embedded studio (same pitch + seed → same game)."),
-        click.option("--fault", callback=check_fault,
+        click.option("--fault", callback=check_fault, shell_complete=complete_fault,
                      help="Break the first build on purpose: syntax, blank, throws, noinput, wrongtimer, wronggenre, wrongnumbers; "
                           "crash makes the offline Builder itself fail (tests the circuit breaker)."),
-        click.option("--role", "roles", multiple=True, metavar="ROLE=HARNESS[:MODEL]",
+        click.option("--role", "roles", multiple=True, metavar="ROLE=HARNESS[:MODEL]", shell_complete=complete_role_binding,
                      help="Bind one role, or all (repeatable); e.g. builder=claude:sonnet, builder='command:./tool --fast'."),
         click.option("--allow-fallback", is_flag=True,
                      help="Start even when a bound harness cannot run here (CLI not on PATH, model server not "
@@ -197,7 +198,7 @@ def pitch(ctx: click.Context, text: str, preset: str | None, seed: int | None, f
 
 
 @click.command()
-@click.argument("session")
+@click.argument("session", shell_complete=complete_session)
 @click.option("--timeout", type=float, default=600, show_default=True, help="Seconds to wait before exit 2.")
 @click.option("--json", "as_json", is_flag=True,
               help="One JSON object: session, phase, done, detail, verdict, round, game, played, fallback, "

@@ -17,6 +17,7 @@ from typing import Any
 import click
 
 from crumb.cli.common import root_of, session_arg
+from crumb.cli.complete import complete_session
 from crumb.cli.verdict import next_commands
 from crumb.protocol.names import ROLES
 from crumb.reducer.reduce import apply, initial_state
@@ -83,7 +84,7 @@ def cast_mark(s: dict[str, Any]) -> str:
 
 
 @click.command()
-@click.argument("session")
+@click.argument("session", shell_complete=complete_session)
 @click.option("--json", "as_json", is_flag=True)
 @click.pass_context
 def status(ctx: click.Context, session: str, as_json: bool) -> None:
@@ -125,7 +126,7 @@ def print_summary(s: dict[str, Any], as_json: bool, root: Path) -> None:
 
 
 @click.command()
-@click.argument("session")
+@click.argument("session", shell_complete=complete_session)
 @click.option("-f", "--follow", "follow_", is_flag=True, help="Keep printing new events until the session is done.")
 @click.option("-n", "--lines", type=int, default=20, show_default=True, help="How many past events to show.")
 @click.option("--json", "as_json", is_flag=True, help="Print each event as its JSON line.")
@@ -157,7 +158,7 @@ def tail(ctx: click.Context, session: str, follow_: bool, lines: int, as_json: b
 
 
 @click.command()
-@click.argument("session")
+@click.argument("session", shell_complete=complete_session)
 @click.option("--json", "as_json", is_flag=True, help="The whole rebuilt state as JSON.")
 @click.option("--strict", is_flag=True, help="Validate every line's data in full, not only the envelope.")
 @click.pass_context

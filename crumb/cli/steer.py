@@ -9,6 +9,7 @@ from __future__ import annotations
 import click
 
 from crumb.cli.common import drop, echo_json, rel, root_of, session_arg
+from crumb.cli.complete import complete_role, complete_session
 from crumb.store import paths
 
 
@@ -29,7 +30,7 @@ def _drop_steer(ctx: click.Context, ref: str, text: str, as_json: bool) -> None:
 
 
 @click.command(params=[json_option()])
-@click.argument("session")
+@click.argument("session", shell_complete=complete_session)
 @click.argument("text", nargs=-1, required=True)
 @click.pass_context
 def steer(ctx: click.Context, session: str, text: tuple[str, ...], as_json: bool) -> None:
@@ -45,9 +46,9 @@ def _shortcut(name: str, command: str, arg: str | None, help_text: str) -> click
             extra = "@" + extra.lstrip("@")
         _drop_steer(ctx, session, f"/{command} {extra}".strip(), as_json)
 
-    params: list[click.Parameter] = [click.Argument(["session"]), json_option()]
+    params: list[click.Parameter] = [click.Argument(["session"], shell_complete=complete_session), json_option()]
     if arg:
-        params.append(click.Argument(["rest"], nargs=-1))
+        params.append(click.Argument(["rest"], nargs=-1, shell_complete=complete_role if arg == "actor" else None))
     return click.Command(name, callback=run, params=params, help=help_text)
 
 

@@ -56,6 +56,8 @@ class Live:
     cursor: Follower
     sources: set[SourceKey] = field(default_factory=set)
     spec_renders: list[str] = field(default_factory=list)
+    builds: set[str] = field(default_factory=set)  # ids of the build events: what a version may be copied from
+    releases: dict[str, str] = field(default_factory=dict)  # version recorded → its manifest's sha256
     broken: str | None = None
 
 
@@ -228,6 +230,10 @@ class Daemon:
         source = data.get("source") if isinstance(data, dict) else None
         if isinstance(source, dict):
             live.sources.add(_source_key(source, data.get("line")))
+        if event["kind"] == "build":
+            live.builds.add(event["id"])
+        elif event["kind"] == "release" and isinstance(data, dict):
+            live.releases[str(data.get("name"))] = str(data.get("manifest_sha256"))
         if event["kind"] in ("spec", "spec.update") and isinstance(data, dict):
             try:
                 spec = {k: v for k, v in data.items() if k not in ("by", "source")}
@@ -396,13 +402,35 @@ class Daemon:
             if _source_key(src, line) in live.sources:
                 continue  # recorded before a crash: never twice
             payload = {**data, "source": src, "line": line}
+            by, body = "user", _steer_body(kind, data)
+            if kind in grammar.MEASURED:
+                kind, payload, by, body = self._measure_release(session, live, payload)
             try:
-                writer.append(kind, payload, from_="user", body=_steer_body(kind, data))
+                writer.append(kind, payload, from_=by, body=body)
             except AppendRefused as err:
                 writer.append("error", {"message": str(err)[:2000], "source": src, "line": line}, from_="daemon",
                               body=str(err)[:200])
         self._archive_read(path, src.get("stamp"), archive_dir)
         self._advance(session)
+
+    def _measure_release(self, session: str, live: Live,
+                         asked: dict[str, Any]) -> tuple[str, dict[str, Any], str, str]:
+        """A `/release NAME` line: the `release` event with what versions/NAME/ holds now (read and hashed
+        here, none of it taken from the inbox file), or an `error` naming what is wrong and the fix.
+        Recorded as the person's act (like their edit of spec.md); a problem is the daemon's finding."""
+        from crumb.export.versions import ReleaseProblem, release_data
+
+        name, where = asked["name"], {"source": asked["source"], "line": asked["line"]}
+        try:
+            data = release_data(self.root, session, name, builds=live.builds)
+        except ReleaseProblem as problem:
+            message = str(problem)
+            return "error", {"message": message[:2000], **where}, "daemon", message[:200]
+        if live.releases.get(name) == data["manifest_sha256"]:
+            message = f"version {name} is recorded in this session already (same manifest): nothing to do"
+            return "error", {"message": message, **where}, "daemon", message[:200]
+        body = f"released {name} ({data['verdict'] or 'no verdict'}, {data['files']} files)"
+        return "release", {**data, **where}, "user", body[:200]
 
     # ------------------------------------------------------------ a person's edit of artifacts/spec.md
 

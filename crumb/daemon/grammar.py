@@ -6,11 +6,13 @@ Steering grammar, one command per line:
     /pause [@actor]               /resume [@actor]           /goto actor
     /swap actor=harness[:model]   /append [@actor] text      /note text
     /redo [actor]                 /reset-circuit actor|all   /budget name=value
-    /status
+    /status                       /release name
     @actor text                   a message for one role
     any other text                a message for the session (consecutive lines are one message)
 
-Text after /veto, /append, /note and @actor continues on the following plain lines. Inside a
+Text after /veto, /append, /note and @actor continues on the following plain lines. `/release v2` asks
+the daemon to record the version `crumb release` copied to versions/v2/: the line names it, and the
+daemon reads and hashes the facts of the `release` event there itself (MEASURED). Inside a
 ``` fence every line is plain text. A mistake becomes an "error" item, never silence.
 """
 
@@ -25,7 +27,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from crumb.protocol.names import ACTORS, ROLES
 from crumb.settings import Budgets, setting_names
 
-__all__ = ["COMMANDS", "FRONT_MATTER_KEYS", "PitchFile", "front_matter_value", "parse_pitch", "parse_steering"]
+__all__ = ["COMMANDS", "FRONT_MATTER_KEYS", "MEASURED", "PitchFile", "front_matter_value", "parse_pitch", "parse_steering"]
 
 Item = tuple[str, dict[str, Any], int]
 
@@ -243,6 +245,17 @@ def _reset(cmd: str, args: str) -> dict[str, Any]:
     return {"actor": _actor(words[0], cmd, allow_all=True) if words else "all"}
 
 
+def _release(cmd: str, args: str) -> dict[str, Any]:
+    words = args.split()
+    if len(words) != 1:
+        raise _Bad(f"{cmd} needs the name of one version under versions/ (got {args[:40]!r}): e.g. {cmd} v2; "
+                   "`crumb release SESSION` copies the game and sends it")
+    if not _NAME.match(words[0]):
+        raise _Bad(f"{words[0][:40]!r} in {cmd} is not a version name: letters, digits, '.', '_' and '-', "
+                   f"starting with a letter or digit (e.g. {cmd} v2)")
+    return {"name": words[0]}
+
+
 def _budget(cmd: str, args: str) -> dict[str, Any]:
     names = [n for n in setting_names(Budgets) if n != "warn_at"]
     name, eq, value = args.partition("=")
@@ -275,7 +288,11 @@ COMMANDS: dict[str, tuple[str, Callable[[str, str], dict[str, Any]], str | None]
     "/reset-circuit": ("user.reset_circuit", _reset, None),
     "/budget": ("user.budget", _budget, None),
     "/status": ("user.status", _none, None),
+    "/release": ("release", _release, None),
 }
+#: kinds a steering line asks for but does not make: its item names what to measure ({"name": ...} for a
+#: release), and the daemon writes the event from what it measures, or an error naming the problem
+MEASURED: frozenset[str] = frozenset({"release"})
 _ALIASES = {"/reset_circuit": "/reset-circuit", "/resetcircuit": "/reset-circuit"}
 _KNOWN = ", ".join(COMMANDS)
 _FENCE = re.compile(r"^\s*(```|~~~)")
@@ -320,7 +337,8 @@ class _Steering:
 def parse_steering(text: str) -> list[Item]:
     """Steering file → [(event kind, data without "source", 1-based line)], in file order.
 
-    Each data dict validates against KINDS[kind] once "source" (and optionally "line") is added.
+    Each data dict validates against KINDS[kind] once "source" (and optionally "line") is added, except
+    for the MEASURED kinds, whose data the daemon completes with what it measures.
     Errors come back as ("error", {"message": ...}, line) so the person sees them in the transcript.
     """
     state = _Steering()

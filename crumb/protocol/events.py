@@ -227,6 +227,24 @@ class ErrorData(Model):
     line: int | None = None
 
 
+class Release(Model):
+    """A named version of the game kept under versions/ (`crumb release`): a record of what was copied,
+    routing nothing. The CLI makes the copy and drops `/release NAME` into the session's inbox; the daemon
+    writes this event with what it reads and hashes in versions/<name>/manifest.json then, never with what
+    the inbox file claims (it names the version only)."""
+
+    name: str = Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$", description="the version's folder under versions/")
+    label: str = Field(default="", max_length=200)
+    path: str = Field(description="root-relative folder of the copy, versions/<name>")
+    build: str = Field(pattern=r"^[0-9A-HJKMNP-TV-Z]{26}$", description="id of the build event whose game was copied")
+    verdict: Verdict | None = Field(default=None, description="the session's verdict when it was released")
+    parent: str | None = Field(default=None, description="the version this one follows, if any")
+    files: int = Field(ge=1)
+    manifest_sha256: str = Field(pattern=r"^[0-9a-f]{64}$", description="sha256 of versions/<name>/manifest.json")
+    source: InboxFile | None = Field(default=None, description="the inbox file whose /release line asked for it")
+    line: int | None = None
+
+
 # ---- user commands (from inbox files, the CLI and the Studio — all through the inbox)
 
 
@@ -318,6 +336,7 @@ KINDS: dict[str, type[BaseModel]] = {
     "done": Done,
     "note": Note,
     "error": ErrorData,
+    "release": Release,
     "user.intervene": UserIntervene,
     "user.approve": UserApprove,
     "user.veto": UserVeto,
@@ -336,9 +355,11 @@ KINDS: dict[str, type[BaseModel]] = {
 if tuple(KINDS) != EVENT_KINDS:  # one list of kinds: a reader that builds no model reads names.EVENT_KINDS
     raise ImportError("crumb.protocol.names.EVENT_KINDS differs from crumb.protocol.events.KINDS: make them equal")
 
-#: kinds that carry ground truth: only the dispatcher's writer may append them.
+#: kinds that carry ground truth: only the dispatcher's writer may append them (a `release`'s facts are
+#: measured by the daemon, through the dispatcher's writer, from the copy under versions/).
 GROUND_TRUTH_KINDS = frozenset(
-    {"qa.result", "audit", "done", "circuit.opened", "adapter.swapped", "build", "effect.finished", "effect.failed"}
+    {"qa.result", "audit", "done", "circuit.opened", "adapter.swapped", "build", "effect.finished", "effect.failed",
+     "release"}
 )
 
 

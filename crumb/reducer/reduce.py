@@ -46,6 +46,9 @@ RESULT_KINDS = frozenset({"spec", "research.plan", "research.evidence", "build",
 AUX_KINDS = frozenset({"effect.started", "effect.finished", "progress", "spec.update", "note", "error", "budget.warning"})
 BUDGETS_BY_USAGE = ("tokens", "cost_usd", "wall_s")
 KNOWN_KINDS = frozenset(EVENT_KINDS)  # a kind not in it (a newer CRUMB's) is counted and skipped
+# records of an act outside the loop (`crumb release` copied the game): counted, and nothing else, not even
+# their time, so a version kept an hour after a PARTIAL does not spend the session's wall-time budget
+RECORD_ONLY = frozenset({"release"})
 
 
 def _ts(value: str) -> datetime:
@@ -89,6 +92,8 @@ def apply(state: SessionState, event: Event) -> list[Effect]:
     kind = event.get("kind")
     state.last_seq = event.get("seq", state.last_seq)
     state.events += 1
+    if kind in RECORD_ONLY:
+        return []
     ts = event.get("ts")
     if type(ts) is str:
         if len(ts) != _TS_LEN:

@@ -35,7 +35,7 @@ class Score:
 
 
 @dataclass(frozen=True)
-class Correction:
+class CorrectionLine:
     rule: str
     reason: str
 
@@ -56,7 +56,7 @@ class SessionDigest:
     scores: dict[str, Score] = field(default_factory=dict)  # the latest judge.score's
     judged_total: float | None = None  # the Verifier's own total
     total: float | None = None  # after the validator's corrections (the latest audit)
-    corrections: list[Correction] = field(default_factory=list)
+    corrections: list[CorrectionLine] = field(default_factory=list)
     feedback: str = ""
     findings: list[str] = field(default_factory=list)  # every QA finding hit in any round, once each, first first
     final_findings: list[str] = field(default_factory=list)  # those of the latest QA run
@@ -115,7 +115,7 @@ def digest(folder: Path) -> SessionDigest:
             d.judged_total = data.get("total")
         elif kind == "audit":
             d.total = data.get("total")
-            d.corrections = [Correction(rule=str(c.get("rule")), reason=str(c.get("reason") or ""))
+            d.corrections = [CorrectionLine(rule=str(c.get("rule")), reason=str(c.get("reason") or ""))
                              for c in data.get("corrections") or []]
             d.feedback = str(data.get("feedback") or "")
     spec = state.spec_data

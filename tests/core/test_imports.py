@@ -25,6 +25,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("crumb", "crumb.protocol", "crumb.settings", "crumb.terminal"),  # "crumb" is the package's __init__ alone
     ("crumb.store", "crumb.config", "crumb.prompts", "crumb.genres"),
     ("crumb.reducer",),
+    ("crumb.export",),  # reads the store, replays with the reducer; never runs an actor or QA
     ("crumb.actors", "crumb.qa"),
     ("crumb.dispatcher",),
     ("crumb.daemon",),
@@ -223,5 +224,5 @@ def test_the_layer_check_names_an_upward_import(tmp_path: Path) -> None:
     assert upward(edges(root)) == [
         ("crumb/daemon/daemon.py:2: crumb.daemon.daemon imports the embedded studio (crumb.actors.embedded.planner); "
          "go through the dispatcher"),
-        "crumb/store/writer.py:2: crumb.store.writer (layer 1) imports crumb.daemon.daemon (layer 5)",
+        "crumb/store/writer.py:2: crumb.store.writer (layer 1) imports crumb.daemon.daemon (layer 6)",
     ]

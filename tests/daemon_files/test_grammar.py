@@ -8,15 +8,25 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from crumb.daemon.grammar import COMMANDS, PitchFile, front_matter_value, parse_pitch, parse_steering
+from crumb.daemon.grammar import COMMANDS, MEASURED, PitchFile, front_matter_value, parse_pitch, parse_steering
 from crumb.protocol.events import KINDS, InboxFile
 
 SOURCE = InboxFile(name="steer.txt", sha256="0" * 64, bytes=1).model_dump()
+#: what the daemon measures for a MEASURED item (a release: in versions/<name>/), never read from the line
+MEASURES = {"release": {"path": "versions/v1", "build": "01JA0000000000000000000005", "files": 1,
+                        "manifest_sha256": "0" * 64}}
 
 
 def as_event(kind: str, data: dict[str, Any], line: int) -> None:
-    """What the daemon does with an item: add source and line; the result must validate."""
-    KINDS[kind].model_validate({**data, "source": SOURCE, "line": line})
+    """What the daemon does with an item: add source and line (and, for a MEASURED kind, what it
+    measured; the line names only what to measure); the result must validate."""
+    if kind in MEASURED:
+        assert set(data) == {"name"}, data
+    KINDS[kind].model_validate({**data, **MEASURES.get(kind, {}), "source": SOURCE, "line": line})
+
+
+def test_every_measured_kind_has_its_measures() -> None:
+    assert set(MEASURES) == set(MEASURED) and MEASURED <= {kind for kind, _, _ in COMMANDS.values()}
 
 
 # ---------------------------------------------------------------- one line each
@@ -54,6 +64,8 @@ OK = [
     ("/budget cost_usd=$2.50", "user.budget", {"name": "cost_usd", "value": 2.5}),
     ("/budget wall_s = 1800", "user.budget", {"name": "wall_s", "value": 1800.0}),
     ("/status", "user.status", {}),
+    ("/release v2", "release", {"name": "v2"}),
+    ("/RELEASE  jam-build_1.0", "release", {"name": "jam-build_1.0"}),
     ("@builder make the snake faster", "user.intervene", {"actor": "builder", "text": "make the snake faster"}),
     ("@Verifier be strict about the timer", "user.intervene", {"actor": "verifier", "text": "be strict about the timer"}),
     ("make the apples red", "user.intervene", {"text": "make the apples red"}),
@@ -99,6 +111,9 @@ ERRORS = [
     ("/budget fixes=lots", ["not a number"]),
     ("/budget fixes=-1", ["≥ 0"]),
     ("/budget fixes=nan", ["≥ 0"]),
+    ("/release", ["/release needs the name of one version under versions/", "e.g. /release v2", "crumb release"]),
+    ("/release v1 v2", ["/release needs the name of one version"]),
+    ("/release ../etc", ["'../etc' in /release is not a version name", "e.g. /release v2"]),
     ("@chef more salt", ["unknown actor '@chef'", "planner"]),
     ("@builder", ["@builder needs a message"]),
 ]

@@ -16,7 +16,8 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from crumb.daemon.files import InboxRead, InboxReject, read_inbox_file
-from crumb.daemon.grammar import FRONT_MATTER_KEYS, PitchFile, parse_pitch, parse_steering
+from crumb.daemon.grammar import FRONT_MATTER_KEYS, MEASURED, PitchFile, parse_pitch, parse_steering
+from crumb.export.lineage import check_name
 from crumb.protocol.events import GROUND_TRUTH_KINDS, KINDS, InboxFile
 
 pytestmark = pytest.mark.timeout(300)
@@ -29,7 +30,7 @@ SOURCE = InboxFile(name="fuzz.txt", sha256="0" * 64, bytes=1).model_dump()
 
 # Text that leans towards the grammar's own words, so the fuzzer reaches the interesting branches.
 WORDS = st.sampled_from(["/approve", "/veto", "/pause", "/resume", "/goto", "/swap", "/append", "/note", "/cancel",
-                         "/redo", "/reset-circuit", "/budget", "/status", "/frob", "@builder", "@planner", "@nobody",
+                         "/redo", "/reset-circuit", "/budget", "/status", "/release", "v2", "/frob", "@builder", "@planner", "@nobody",
                          "builder", "all", "=", "fixes=3", "x=abc", "claude:sonnet", ":", "---", "```", "~~~",
                          "seed:", "preset:", "session:", "#", "//", " ", "\t", "\n", "\r\n", "\r", "\ufeff", "\x00"])
 GRAMMARISH = st.lists(st.one_of(WORDS, st.text(max_size=12)), max_size=40).map("".join)
@@ -53,9 +54,12 @@ def test_any_steering_text_parses_into_valid_events(text: str) -> None:
     items = parse_steering(text)
     last_line = text.replace("\r\n", "\n").replace("\r", "\n").count("\n") + 1
     for kind, data, line in items:
+        assert 1 <= line <= last_line, (line, last_line)
+        if kind in MEASURED:  # names what the daemon is to measure (a version), and nothing else
+            assert set(data) == {"name"} and check_name(data["name"]) is None, data
+            continue
         assert kind in KINDS and kind not in GROUND_TRUTH_KINDS, kind
         assert kind == "error" or kind.startswith("user."), kind
-        assert 1 <= line <= last_line, (line, last_line)
         KINDS[kind].model_validate({**data, "source": SOURCE, "line": line})  # what the daemon will append
         if kind == "error":
             clear(data["message"])
@@ -66,7 +70,7 @@ GOOD = st.sampled_from([
     ("/goto planner", "user.goto"), ("/swap builder=claude:sonnet", "user.swap"), ("/note make it green", "user.note"),
     ("/cancel enough", "user.cancel"), ("/redo builder", "user.redo"), ("/reset-circuit all", "user.reset_circuit"),
     ("/budget fixes=6", "user.budget"), ("/status", "user.status"), ("@builder faster please", "user.intervene"),
-    ("/veto too slow", "user.veto"), ("/append @planner add lives", "user.append"), ("a plain message", "user.intervene"),
+    ("/veto too slow", "user.veto"), ("/release v2", "release"), ("/append @planner add lives", "user.append"), ("a plain message", "user.intervene"),
 ])
 # A bad or random line: anything on one line, except fences (which deliberately swallow what follows).
 NOISE = st.one_of(

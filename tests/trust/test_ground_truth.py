@@ -1,5 +1,7 @@
-"""Events that carry ground truth (qa.result, audit, done, circuit, build, effect results) come from the
-dispatcher only: an inbox writer is refused, and nothing a person or tool drops in an inbox becomes one."""
+"""Events that carry ground truth (qa.result, audit, done, circuit, build, effect results, release) come
+from the dispatcher's writer only: an inbox writer is refused, and nothing a person or tool drops in an
+inbox becomes one (a `/release NAME` line names a version; the daemon measures the release event's facts
+in versions/NAME/ itself: tests/export/test_keep.py)."""
 
 from __future__ import annotations
 
@@ -31,6 +33,8 @@ VALID: dict[str, dict[str, Any]] = {
     "build": {"manifest": MANIFEST},
     "effect.finished": {"effect_id": "x.1", "kind": "run_actor"},
     "effect.failed": {"effect_id": "x.1", "kind": "run_actor", "error": "boom"},
+    "release": {"name": "v1", "path": "versions/v1", "build": "01JA0000000000000000000005", "files": 1,
+                "manifest_sha256": "0" * 64},
 }
 
 
