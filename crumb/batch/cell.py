@@ -13,14 +13,16 @@ from crumb.batch.runs import CellOutcome
 from crumb.reducer.state import SessionState
 
 
-def pitch_cell(root: Path, plan: BatchPlan, cell: Cell) -> str:
-    """Drop the cell's pitch into root's inbox with its set-up and seed: the new session's id.
+def pitch_cell(root: Path, plan: BatchPlan, cell: Cell, session: str | None = None) -> str:
+    """Drop the cell's pitch into root's inbox with its set-up and seed: the new session's id (`session`
+    when given: an executor that chose it beforehand, so a retry of the cell resumes that session).
     Raises click.ClickException (a usage error's message) when the set-up cannot run here."""
     from crumb.cli.pitch import drop_pitch
 
     setup = plan.setup(cell.setup)
     session, _ = drop_pitch(root, plan.pitches[cell.pitch - 1], preset=setup.preset, seed=cell.seed,
-                            fault=setup.fault, roles=setup.role_flags(), allow_fallback=setup.allow_fallback)
+                            fault=setup.fault, roles=setup.role_flags(), allow_fallback=setup.allow_fallback,
+                            session=session)
     return session
 
 
