@@ -1,0 +1,336 @@
+"""Batch cells on Ray: each cell one Ray task on a worker, its session folder returned whole and verified.
+
+The seam (what `crumb batch --ray auto|ADDRESS` calls):
+
+    for cell, session, result in run_cells(root, plan, cells, address, sessions=..., on_start=...):
+        # result: the CellOutcome of the settled session now at root/sessions/<session>,
+        #         or a one-line error (str) when the cell could not run or did not come back whole
+
+- `address`: "auto" (the cluster `ray start` runs on this machine, else a new local one), "local"
+  (always a new local cluster: the machine's CPUs, one browser slot per CPU), or a cluster address
+  (`ray://host:10001`, `host:6379`). If Ray is already initialised in this process it is used as is.
+- `sessions`: cell → session id to reuse (a resumed batch's `started` lines); other cells get a new
+  ULID chosen here, on the head, before the task is submitted, so a retried task resumes that session.
+- `on_start(cell, session)`: called on the head when the cell's task is submitted (the runner appends
+  its `started` line there); results are yielded as cells finish, in any order.
+- `costs`: a list the head's cost per returned session folder (HeadCost) is appended to.
+Closing the generator early (Ctrl-C) cancels the tasks not yet finished.
+
+What runs where. The task (`@ray.remote`, num_cpus=1 and one `crumb_browser` slot: a custom resource
+each worker registers, `ray start --resources '{"crumb_browser": N}'`) gets the head's presets/ and
+crumb.toml as bytes, writes them into a worker-local root `<scratch>/<session id>/` (scratch:
+$CRUMB_RAY_SCRATCH, default <tmp>/crumb-ray, on that node), pitches the cell there exactly as `crumb
+run` would (crumb/batch/cell.py) with the head's session id, runs an in-process daemon until the
+session settles (or the plan's timeout_s), and returns the session folder as a tar with a sha256 per
+file (crumb/batch/bundle.py). The head unpacks it into root/sessions/<id> through a temp folder and
+one rename, checking every file; then it replays the transcript it now holds for the outcome.
+
+A worker lost mid-cell (its process killed, its node gone): Ray retries the task (max_retries). On the
+same node the retry finds the worker-local root of the lost attempt, keyed by session id, and does not
+pitch again when the session has a transcript or its pitch is still in the inbox; the daemon replays the
+transcript and dispatches again only what was pending, so there is one session.start, one goal, and no
+finished effect runs twice. A retry that lands on another node starts the cell afresh there (the lost
+node's folder went with it): the session returned is still whole and single.
+
+Each worker process keeps one warm Chromium for the cells it runs (as a warm `crumb watch` does).
+The worker set-up (runtime_env, Chromium, CLI credentials) is in docs/ray.md.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import socket
+import tempfile
+import threading
+import time
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import ray
+from ulid import ULID
+
+from crumb.batch.bundle import Bundle, BundleError, unpack
+from crumb.batch.plan import BatchPlan, Cell
+from crumb.batch.runs import CellOutcome
+from crumb.store import paths
+
+BROWSER = "crumb_browser"  # the custom resource: one per browser a worker node can run at once
+SCRATCH_ENV = "CRUMB_RAY_SCRATCH"
+ATTEMPTS = ".crumb-ray/attempts.jsonl"  # in a worker-local root: one line per attempt (pid, node, time)
+MAX_RETRIES = 3
+
+
+class RayUnavailable(RuntimeError):
+    """No cluster to run on, or one that offers no browser slot: the message says how to get one."""
+
+
+@dataclass(frozen=True)
+class HeadCost:
+    """What one returned session folder cost the head."""
+
+    session: str
+    bytes: int  # the tar fetched from the object store
+    files: int
+    fetch_s: float  # ray.get of the finished task's result
+    unpack_s: float  # verify every sha256, write, rename into place, replay for the outcome
+    host: str = ""  # the worker's host name
+    attempt: int = 1  # 2 and up: Ray retried the task (a worker was lost) and it resumed the session
+
+
+# ---------------------------------------------------------------- the head
+
+
+def runtime_env() -> dict[str, Any]:
+    """What is shipped with every task: this crumb package, as the head runs it (py_modules), so the
+    workers run the very code the head planned with. Its dependencies must be installed on the workers
+    (docs/ray.md)."""
+    import crumb
+
+    return {"py_modules": [str(Path(crumb.__file__).parent)],
+            "env_vars": {"PYTHONDONTWRITEBYTECODE": "1"}}
+
+
+def connect(address: str) -> None:
+    """ray.init for `address` ("auto", "local" or a cluster address), unless Ray is initialised already;
+    RayUnavailable when no cluster answers or none offers a browser slot."""
+    if not ray.is_initialized():
+        quiet: dict[str, Any] = {"log_to_driver": False, "include_dashboard": False, "configure_logging": False}
+        if address in ("auto", "local"):
+            try:
+                if address == "local":
+                    raise ConnectionError
+                ray.init(address="auto", runtime_env=runtime_env(), **quiet)
+            except ConnectionError:
+                start_local()
+        else:
+            try:
+                ray.init(address=address, runtime_env=runtime_env(), **quiet)
+            except (ConnectionError, RuntimeError, ValueError) as err:
+                raise RayUnavailable(f"no Ray cluster at {address}: {one_line(err)}; start one with `ray start --head "
+                                     f"--resources '{{\"{BROWSER}\": 2}}'` (docs/ray.md)") from None
+    if not ray.cluster_resources().get(BROWSER):
+        raise RayUnavailable(f"the Ray cluster offers no {BROWSER} resource, so no cell could be scheduled: start each "
+                             f"worker with `ray start ... --resources '{{\"{BROWSER}\": N}}'` (N browsers it can run at once)")
+
+
+def start_local(cpus: int | None = None) -> None:
+    """A Ray cluster on this machine only: its CPUs, one browser slot per CPU, bound to 127.0.0.1."""
+    n = cpus or os.cpu_count() or 1
+    ray.init(num_cpus=n, resources={BROWSER: n}, runtime_env=runtime_env(), _node_ip_address="127.0.0.1",
+             log_to_driver=False, include_dashboard=False, configure_logging=False)
+
+
+def setup_files(root: Path) -> dict[str, bytes]:
+    """What a worker-local root needs from the head's: presets/ (every file) and crumb.toml."""
+    out: dict[str, bytes] = {}
+    config = paths.config_path(root)
+    if config.is_file():
+        out[paths.CONFIG] = config.read_bytes()
+    presets = root / paths.PRESETS
+    if presets.is_dir():
+        for path in sorted(presets.rglob("*")):
+            if path.is_file() and not path.is_symlink():
+                out[path.relative_to(root).as_posix()] = path.read_bytes()
+    return out
+
+
+def run_cells(root: Path, plan: BatchPlan, cells: list[Cell], address: str, *,
+              sessions: Mapping[Cell, str] | None = None, on_start: Callable[[Cell, str], None] | None = None,
+              costs: list[HeadCost] | None = None, scratch: str | None = None,
+              max_retries: int = MAX_RETRIES) -> Iterator[tuple[Cell, str, CellOutcome | str]]:
+    """Run `cells` on Ray; yield (cell, session id, outcome or one-line error) as each finishes."""
+    connect(address)
+    files = ray.put(setup_files(root))
+    plan_json = plan.model_dump_json()
+    task = _remote_task().options(max_retries=max_retries, retry_exceptions=False)
+    pending: dict[Any, tuple[Cell, str]] = {}
+    try:
+        for cell in cells:
+            session = (sessions or {}).get(cell) or str(ULID())
+            ref = task.remote(files, plan_json, cell.pitch, cell.setup, cell.seed, session, plan.timeout_s, scratch)
+            pending[ref] = (cell, session)
+            if on_start is not None:
+                on_start(cell, session)
+        while pending:
+            ready, _ = ray.wait(list(pending), num_returns=1)
+            cell, session = pending.pop(ready[0])
+            yield cell, session, _receive(root, session, ready[0], costs)
+    finally:
+        for ref in pending:
+            ray.cancel(ref, force=True)
+
+
+def _receive(root: Path, session: str, ref: Any, costs: list[HeadCost] | None) -> CellOutcome | str:
+    from crumb.batch.cell import outcome_of
+    from crumb.cli.verdict import settled
+    from crumb.reducer.replay import replay_file
+
+    started = time.perf_counter()
+    try:
+        result: dict[str, Any] = ray.get(ref)
+    except ray.exceptions.RayError as err:
+        return f"the Ray task failed: {one_line(err)}"
+    fetched = time.perf_counter()
+    if result.get("bundle") is None:
+        return str(result.get("error") or "the worker returned no session folder")
+    bundle = Bundle(result["bundle"], result["manifest"])
+    try:
+        unpack(bundle, paths.session_dir(root, session))
+        state = replay_file(paths.transcript_path(root, session))
+    except BundleError as err:
+        return f"the session folder did not come back whole: {err}"
+    done = time.perf_counter()
+    if costs is not None:
+        costs.append(HeadCost(session=session, bytes=len(bundle.data), files=bundle.files,
+                              fetch_s=fetched - started, unpack_s=done - fetched, host=str(result.get("host", "")),
+                              attempt=int(result.get("attempt", 1))))
+    if result.get("error"):
+        return str(result["error"])
+    if not settled(state):
+        return f"not settled on the worker (phase {state.phase})"
+    return outcome_of(state)
+
+
+def one_line(err: BaseException) -> str:
+    text = " ".join(str(err).split()) or type(err).__name__
+    return text[:300]
+
+
+# ---------------------------------------------------------------- the worker
+
+_REMOTE: Any = None
+
+
+def _remote_task() -> Any:
+    global _REMOTE
+    if _REMOTE is None:
+        _REMOTE = ray.remote(num_cpus=1, resources={BROWSER: 1})(run_cell_task)
+    return _REMOTE
+
+
+def scratch_dir(scratch: str | None = None) -> Path:
+    """The node-local folder holding one worker-local root per session id."""
+    return Path(scratch or os.environ.get(SCRATCH_ENV) or Path(tempfile.gettempdir()) / "crumb-ray")
+
+
+def run_cell_task(files: dict[str, bytes], plan_json: str, pitch: int, setup: str, seed: int, session: str,
+                  timeout_s: float, scratch: str | None = None) -> dict[str, Any]:
+    """The Ray task body: run one cell in a worker-local root and return its session folder as a bundle.
+    Returns {"bundle", "manifest", "error", "host", "attempt"}; "bundle" is None when no session exists."""
+    import click
+
+    from crumb.batch.bundle import pack
+    from crumb.batch.cell import pitch_cell
+    from crumb.cli.pitch import settled_or_refused
+    from crumb.daemon import rejected
+
+    wroot = scratch_dir(scratch) / session
+    attempt = _record_attempt(wroot)
+    _write_setup(wroot, files)
+    out: dict[str, Any] = {"bundle": None, "manifest": None, "error": None, "host": socket.gethostname(),
+                           "attempt": attempt}
+    sdir = paths.session_dir(wroot, session)
+    transcript = paths.transcript_path(wroot, session)
+    if not transcript.exists() and not _pitch_waiting(wroot):
+        plan = BatchPlan.model_validate_json(plan_json)
+        try:
+            pitch_cell(wroot, plan, Cell(pitch=pitch, setup=setup, seed=seed), session=session)
+        except click.ClickException as err:
+            out["error"] = f"cannot run here ({out['host']}): {one_line(Exception(err.format_message()))}"
+            shutil.rmtree(wroot, ignore_errors=True)
+            return out
+    state = _run_until_settled(wroot, session, timeout_s, settled_or_refused(wroot, session))
+    if not state.events:
+        refusal = rejected.find(wroot, session)
+        out["error"] = (f"the daemon refused the pitch: {refusal.reason}" if refusal is not None
+                        else f"no session after {timeout_s:g}s")
+    if sdir.is_dir():
+        bundle = pack(sdir)
+        out["bundle"], out["manifest"] = bundle.data, bundle.manifest
+    shutil.rmtree(wroot, ignore_errors=True)  # returned: a retry from here on would start afresh
+    return out
+
+
+def _record_attempt(wroot: Path) -> int:
+    """Append this attempt (pid, node) to the worker-local root; its number, 1 for the first."""
+    path = wroot / ATTEMPTS
+    path.parent.mkdir(parents=True, exist_ok=True)
+    before = path.read_bytes().count(b"\n") if path.exists() else 0
+    try:
+        node = ray.get_runtime_context().get_node_id()
+    except Exception:
+        node = ""
+    line = json.dumps({"pid": os.getpid(), "node": node, "attempt": before + 1, "at": time.time()}) + "\n"
+    with open(path, "a", encoding="utf-8") as fh:
+        fh.write(line)
+        fh.flush()
+        os.fsync(fh.fileno())
+    return before + 1
+
+
+def _write_setup(wroot: Path, files: dict[str, bytes]) -> None:
+    for rel, data in files.items():
+        target = wroot.joinpath(*Path(rel).parts)
+        if ".." in Path(rel).parts or Path(rel).is_absolute():
+            continue
+        target.parent.mkdir(parents=True, exist_ok=True)
+        tmp = target.with_name(f".{target.name}.tmp")
+        tmp.write_bytes(data)
+        os.replace(tmp, target)
+
+
+def _pitch_waiting(wroot: Path) -> bool:
+    """A pitch dropped by a lost attempt that its daemon had not consumed yet (the next daemon will)."""
+    inbox = paths.inbox_dir(wroot)
+    return inbox.is_dir() and any(p.is_file() and not p.name.startswith(".") for p in inbox.iterdir())
+
+
+def _run_until_settled(wroot: Path, session: str, timeout_s: float, until: Callable[[Any], bool]) -> Any:
+    from crumb.cli.sessions import follow
+    from crumb.cli.verdict import settled
+    from crumb.daemon.daemon import Daemon
+
+    state = follow(wroot, session, timeout=0, until=until)
+    if until(state):
+        return state  # settled before the lost attempt could return it
+    daemon = Daemon(wroot, echo=False, qa_runner=_KeptQA(),
+                    stop_when=lambda live: session in live and settled(live[session].state))
+    runner = threading.Thread(target=daemon.run, name="crumb-daemon", daemon=True)
+    runner.start()
+    try:
+        state = follow(wroot, session, timeout=timeout_s, until=until)
+    finally:
+        daemon.stop()
+        runner.join(timeout=60)
+    return state
+
+
+_QA: Any = None
+_QA_LOCK = threading.Lock()
+
+
+class _KeptQA:
+    """This worker process's one warm QARunner, lent to each cell's daemon (which closes what it is
+    given when it stops: here closing is a no-op, so the next cell finds the browser warm)."""
+
+    def _runner(self) -> Any:
+        global _QA
+        with _QA_LOCK:
+            if _QA is None:
+                from crumb.qa import QARunner
+
+                _QA = QARunner()
+            return _QA
+
+    def check(self, *args: Any, **kwargs: Any) -> Any:
+        return self._runner().check(*args, **kwargs)
+
+    def warm(self, *args: Any, **kwargs: Any) -> Any:
+        return self._runner().warm(*args, **kwargs)
+
+    def close(self) -> None:
+        pass
