@@ -172,7 +172,10 @@ def _receive(root: Path, session: str, ref: Any, costs: list[HeadCost] | None) -
     started = time.perf_counter()
     try:
         result: dict[str, Any] = ray.get(ref)
-    except ray.exceptions.RayError as err:
+    except ray.exceptions.RayTaskError as err:  # the task raised: its own exception, not Ray's wrapping
+        cause = err.cause if isinstance(err.cause, BaseException) else err
+        return f"the cell's task raised {type(cause).__name__}: {one_line(cause)}"
+    except ray.exceptions.RayError as err:  # lost more times than max_retries, cancelled, ...
         return f"the Ray task failed: {one_line(err)}"
     fetched = time.perf_counter()
     if result.get("bundle") is None:
@@ -241,7 +244,7 @@ def run_cell_task(files: dict[str, bytes], plan_json: str, pitch: int, setup: st
             pitch_cell(wroot, plan, Cell(pitch=pitch, setup=setup, seed=seed), session=session)
         except click.ClickException as err:
             out["error"] = f"cannot run here ({out['host']}): {one_line(Exception(err.format_message()))}"
-            shutil.rmtree(wroot, ignore_errors=True)
+            _remove(wroot)
             return out
     state = _run_until_settled(wroot, session, timeout_s, settled_or_refused(wroot, session))
     if not state.events:
@@ -251,8 +254,19 @@ def run_cell_task(files: dict[str, bytes], plan_json: str, pitch: int, setup: st
     if sdir.is_dir():
         bundle = pack(sdir)
         out["bundle"], out["manifest"] = bundle.data, bundle.manifest
-    shutil.rmtree(wroot, ignore_errors=True)  # returned: a retry from here on would start afresh
+    _remove(wroot)
     return out
+
+
+def _remove(wroot: Path) -> None:
+    """The worker-local root, gone once its session is packed: renamed aside first, so an attempt lost
+    while removing it leaves no half-deleted session for the retry to resume (it starts afresh)."""
+    aside = wroot.with_name(f".{wroot.name}.returned-{os.getpid()}")
+    try:
+        os.rename(wroot, aside)
+    except OSError:
+        return
+    shutil.rmtree(aside, ignore_errors=True)
 
 
 def _record_attempt(wroot: Path) -> int:

@@ -3,7 +3,9 @@
 Each cell runs as a Ray task on a worker process, in a worker-local root, on the embedded studio; its
 session folder comes back to the head whole and verified. The same cells run locally through `crumb
 run` are the reference: same pitch + seed → the same game, so the game files and the spec must match
-byte for byte, the verdicts and rounds exactly, and the folders hold the same files.
+byte for byte, the rounds and verdicts exactly (but for QA's frame rate, which depends on the machine's
+load: see same_as_local), and the folders hold the same files. The last test starts a cluster as a
+person does for `--ray ADDRESS` (`ray start --head`) and sends a cell to it by address.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ import io
 import json
 import os
 import signal
+import socket
 import subprocess
 import sys
 import tarfile
@@ -83,14 +86,31 @@ def comparable(folder: Path) -> dict[str, str]:
             for rel, sha in digest(folder).items() if rel != paths.TRANSCRIPT and not rel.startswith("archive/")}
 
 
+def judged(folder: Path) -> list[tuple[str, dict[str, float]]]:
+    """Each judge.score's verdict and scores, from the transcript."""
+    events = [json.loads(line) for line in (folder / paths.TRANSCRIPT).read_text().splitlines()]
+    return [(e["data"]["verdict"], {k: v["score"] for k, v in e["data"]["scores"].items()})
+            for e in events if e["kind"] == "judge.score"]
+
+
 def same_as_local(head_folder: Path, local: tuple[Path, dict[str, Any]], outcome: CellOutcome) -> None:
+    """The folder a Ray worker made is the one `crumb run` makes here: the same game and spec byte for
+    byte, the same files, the same rounds and verdicts. One measurement depends on the machine's load
+    rather than on where the session ran: the frame rate QA measures (below 30 fps the embedded Verifier
+    marks performance down and a PASS becomes a PARTIAL), so two verdicts may differ only there."""
     local_folder, local_json = local
-    assert comparable(head_folder) == comparable(local_folder)  # game, spec.md, QA screenshots: byte for byte
-    assert sorted(p.name for p in (head_folder / "archive").iterdir())[0].startswith("pitch-")
-    assert (outcome.verdict, outcome.done, outcome.rounds, outcome.exit, outcome.fallback) == \
-        (local_json["verdict"], local_json["done"], local_json["round"], local_json["exit"], local_json["fallback"])
-    head, here = replay_file(head_folder / paths.TRANSCRIPT), replay_file(local_folder / paths.TRANSCRIPT)
-    assert [v["verdict"] for v in head.summary()["verdicts"]] == [v["verdict"] for v in here.summary()["verdicts"]]
+    assert comparable(head_folder) == comparable(local_folder)  # game, spec.md, QA's screenshot names
+    assert [p.name.startswith("pitch-") for p in (head_folder / "archive").iterdir()] == [True]
+    assert (outcome.rounds, outcome.fallback) == (local_json["round"], local_json["fallback"])
+    head, here = judged(head_folder), judged(local_folder)
+    assert [scores.keys() for _, scores in head] == [scores.keys() for _, scores in here]
+    for (hv, hs), (lv, ls) in zip(head, here, strict=True):
+        drop_perf = ({k: v for k, v in hs.items() if k != "performance"}, {k: v for k, v in ls.items() if k != "performance"})
+        assert drop_perf[0] == drop_perf[1], (hs, ls)
+        assert hv == lv or hs["performance"] != ls["performance"], (hv, lv, hs, ls)
+    if head == here:  # judged alike: then the outcome is the same to the exit code
+        assert (outcome.verdict, outcome.done, outcome.exit) == (local_json["verdict"], local_json["done"], local_json["exit"])
+    assert [v["verdict"] for v in replay_file(head_folder / paths.TRANSCRIPT).summary()["verdicts"]] == [v for v, _ in head]
 
 
 def test_cells_on_ray_come_back_as_a_local_run_makes_them(cluster: None, tmp_path: Path,
@@ -108,12 +128,10 @@ def test_cells_on_ray_come_back_as_a_local_run_makes_them(cluster: None, tmp_pat
     assert isinstance(error, str) and "cannot run here" in error and "no-such-tool-here" in error, error
     assert not paths.session_dir(head, session).exists()  # nothing came back, nothing written
 
-    verdicts = set()
     for cell, (session, outcome) in results.items():
         assert isinstance(outcome, CellOutcome), (cell, outcome)
         same_as_local(paths.session_dir(head, session), local_runs[cell], outcome)
-        verdicts.add((outcome.verdict, outcome.rounds))
-    assert ("PASS", 1) in verdicts and ("PASS", 2) in verdicts  # the fault's fix round came back too
+    assert results[CELLS[2]][1].rounds == 2  # type: ignore[union-attr]  # the fault's fix round came back too
     assert sorted(paths.list_sessions(head)) == sorted(s for s, _ in results.values())  # no temp folder left
     assert sorted(c.session for c in costs) == sorted(s for s, _ in results.values())
     for cost in costs:
@@ -192,3 +210,42 @@ def test_a_worker_killed_mid_session_is_retried_and_resumes_without_doubling(
         finished.setdefault(effect, e["seq"])
     same_as_local(folder, local_runs[KILLED], outcome)  # resumed, and still the game a local run makes
     assert not wroot.exists()
+
+
+@pytest.fixture
+def started_cluster(cluster: None) -> Iterator[str]:
+    """A cluster as a person starts one for `--ray ADDRESS`: `ray start --head` in a process of its own
+    (this process's in-process cluster shut down first), stopped by its pid afterwards."""
+    ray.shutdown()
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    cli = Path(sys.executable).with_name("ray")
+    proc = subprocess.Popen([str(cli), "start", "--head", "--block", f"--port={port}", "--num-cpus=2",
+                             "--resources", json.dumps({rx.BROWSER: 2}), "--node-ip-address=127.0.0.1",
+                             "--include-dashboard=false", "--disable-usage-stats"],
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, start_new_session=True)
+    lines: list[str] = []
+    reader = threading.Thread(target=lambda: lines.extend(iter(proc.stdout.readline, "")), daemon=True)  # type: ignore[union-attr]
+    reader.start()
+    try:
+        wait_until(lambda: proc.poll() is not None or any("Ray runtime started" in line for line in lines),
+                   timeout=120, what="`ray start --head` to say the runtime started")
+        assert proc.poll() is None, "".join(lines)
+        yield f"127.0.0.1:{port}"
+    finally:
+        ray.shutdown()
+        os.killpg(proc.pid, signal.SIGTERM)  # its own session: the head's processes, none of anyone else's
+        try:
+            proc.wait(timeout=60)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait(timeout=30)
+
+
+def test_a_cluster_started_with_ray_start_takes_cells_by_address(
+        started_cluster: str, tmp_path: Path, local_runs: dict[Cell, tuple[Path, dict[str, Any]]]) -> None:
+    head = tmp_path / "head"
+    [(cell, session, outcome)] = list(rx.run_cells(head, PLAN, [CELLS[1]], started_cluster))
+    assert isinstance(outcome, CellOutcome), outcome
+    same_as_local(paths.session_dir(head, session), local_runs[cell], outcome)
