@@ -99,28 +99,54 @@ def connect(address: str) -> None:
     RayUnavailable when no cluster answers or none offers a browser slot."""
     if not ray.is_initialized():
         quiet: dict[str, Any] = {"log_to_driver": False, "include_dashboard": False, "configure_logging": False}
-        if address in ("auto", "local"):
-            try:
-                if address == "local":
-                    raise ConnectionError
-                ray.init(address="auto", runtime_env=runtime_env(), **quiet)
-            except ConnectionError:
-                start_local()
+        found = running_cluster() if address == "auto" else None
+        if address == "local" or (address == "auto" and found is None):
+            start_local()
         else:
+            target = found or address
+            if not target.startswith("ray://") and not _answers(target):
+                raise RayUnavailable(f"no Ray cluster answers at {target}: start one with `ray start --head "
+                                     f"--resources '{{\"{BROWSER}\": 2}}'` (docs/ray.md), or use --ray auto")
             try:
-                ray.init(address=address, runtime_env=runtime_env(), **quiet)
+                ray.init(address=target, runtime_env=runtime_env(), **quiet)
             except (ConnectionError, RuntimeError, ValueError) as err:
-                raise RayUnavailable(f"no Ray cluster at {address}: {one_line(err)}; start one with `ray start --head "
-                                     f"--resources '{{\"{BROWSER}\": 2}}'` (docs/ray.md)") from None
+                raise RayUnavailable(f"cannot join the Ray cluster at {target}: {one_line(err)}") from None
     if not ray.cluster_resources().get(BROWSER):
         raise RayUnavailable(f"the Ray cluster offers no {BROWSER} resource, so no cell could be scheduled: start each "
                              f"worker with `ray start ... --resources '{{\"{BROWSER}\": N}}'` (N browsers it can run at once)")
 
 
+def running_cluster() -> str | None:
+    """The cluster `ray start` runs on this machine, as Ray's own "auto" finds it ($RAY_ADDRESS, else the
+    address `ray start` leaves in <tmp>/ray/ray_current_cluster), if it answers; None otherwise. (Ray's
+    "auto" would keep retrying an address left by a cluster that is gone, for minutes.)"""
+    address = os.environ.get("RAY_ADDRESS", "").strip()
+    if not address:
+        try:
+            address = (Path(tempfile.gettempdir()) / "ray" / "ray_current_cluster").read_text().strip()
+        except OSError:
+            return None
+    if address.startswith("ray://"):
+        return address
+    return address if address and _answers(address) else None
+
+
+def _answers(address: str, timeout: float = 2.0) -> bool:
+    """Whether something accepts a TCP connection at host:port (a cluster's GCS), without Ray's retries."""
+    host, _, port = address.rpartition(":")
+    if not host or not port.isdigit():
+        return True  # not host:port: let ray.init say what it makes of it
+    try:
+        with socket.create_connection((host.strip("[]"), int(port)), timeout=timeout):
+            return True
+    except OSError:
+        return False
+
+
 def start_local(cpus: int | None = None) -> None:
     """A Ray cluster on this machine only: its CPUs, one browser slot per CPU, bound to 127.0.0.1."""
     n = cpus or os.cpu_count() or 1
-    ray.init(num_cpus=n, resources={BROWSER: n}, runtime_env=runtime_env(), _node_ip_address="127.0.0.1",
+    ray.init(address="local", num_cpus=n, resources={BROWSER: n}, runtime_env=runtime_env(), _node_ip_address="127.0.0.1",
              log_to_driver=False, include_dashboard=False, configure_logging=False)
 
 
