@@ -13,8 +13,14 @@ The seam (what `crumb batch --ray auto|ADDRESS` calls):
   ULID chosen here, on the head, before the task is submitted, so a retried task resumes that session.
 - `on_start(cell, session)`: called on the head when the cell's task is submitted (the runner appends
   its `started` line there); results are yielded as cells finish, in any order.
-- `costs`: a list the head's cost per returned session folder (HeadCost) is appended to.
-Closing the generator early (Ctrl-C) cancels the tasks not yet finished.
+- `costs`: a list the head's cost per returned session folder (HeadCost) is appended to; it also says
+  which host ran the cell and on which attempt (runs.jsonl's `host`), matched by session id.
+Every cell is submitted (and told to on_start) before the first result is waited for. Connecting
+happens at the first next(): RayUnavailable (no cluster answers, or none offers a browser slot) is the
+one exception the caller should turn into a one-line error; everything about a single cell comes back
+as that cell's error string. A cell not settled within the plan's timeout_s comes back as an error too,
+its session folder unpacked as it stood (a local run leaves it the same way). Closing the generator
+early (Ctrl-C) cancels the tasks not yet finished.
 
 What runs where. The task (`@ray.remote`, num_cpus=1 and one `crumb_browser` slot: a custom resource
 each worker registers, `ray start --resources '{"crumb_browser": N}'`) gets the head's presets/ and
