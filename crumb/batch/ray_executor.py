@@ -7,7 +7,7 @@ The seam (what `crumb batch --ray auto|ADDRESS` calls):
         #         or a one-line error (str) when the cell could not run or did not come back whole
 
 - `address`: "auto" (the cluster `ray start` runs on this machine, else a new local one), "local"
-  (always a new local cluster: the machine's CPUs, one browser slot per CPU), or a cluster address
+  (always a new local cluster: the machine's CPUs, two browser slots per CPU), or a cluster address
   (`ray://host:10001`, `host:6379`). If Ray is already initialised in this process it is used as is.
 - `sessions`: cell → session id to reuse (a resumed batch's `started` lines); other cells get a new
   ULID chosen here, on the head, before the task is submitted, so a retried task resumes that session.
@@ -22,7 +22,7 @@ as that cell's error string. A cell not settled within the plan's timeout_s come
 its session folder unpacked as it stood (a local run leaves it the same way). Closing the generator
 early (Ctrl-C) cancels the tasks not yet finished.
 
-What runs where. The task (`@ray.remote`, num_cpus=1 and one `crumb_browser` slot: a custom resource
+What runs where. The task (`@ray.remote`, half a CPU and one `crumb_browser` slot: a custom resource
 each worker registers, `ray start --resources '{"crumb_browser": N}'`) gets the head's presets/ and
 crumb.toml as bytes, writes them into a worker-local root `<scratch>/<session id>/` (scratch:
 $CRUMB_RAY_SCRATCH, default <tmp>/crumb-ray, on that node), pitches the cell there exactly as `crumb
@@ -66,6 +66,12 @@ from crumb.store import paths
 
 BROWSER = "crumb_browser"  # the custom resource: one per browser a worker node can run at once
 SCRATCH_ENV = "CRUMB_RAY_SCRATCH"
+SLOTS_ENV = "CRUMB_RAY_SLOTS"  # browser slots of a local cluster (default: two per CPU)
+TASK_CPUS_ENV = "CRUMB_RAY_TASK_CPUS"
+# What a cell's task asks for besides its browser slot: half a CPU. A cell mostly waits, on its browser
+# (QA) or an agent's model; with one CPU per task, 2 cores ran 2 cells at a time and Ray took 1.49 x the
+# local time for 80 cells (one local daemon keeps many sessions going); with half, 1.03 x (bench/ray_overhead.py).
+TASK_CPUS = 0.5
 ATTEMPTS = ".crumb-ray/attempts.jsonl"  # in a worker-local root: one line per attempt (pid, node, time)
 MAX_RETRIES = 3
 
@@ -149,10 +155,12 @@ def _answers(address: str, timeout: float = 2.0) -> bool:
         return False
 
 
-def start_local(cpus: int | None = None) -> None:
-    """A Ray cluster on this machine only: its CPUs, one browser slot per CPU, bound to 127.0.0.1."""
+def start_local(cpus: int | None = None, slots: int | None = None) -> None:
+    """A Ray cluster on this machine only, bound to 127.0.0.1: its CPUs, and `slots` browser slots
+    (default $CRUMB_RAY_SLOTS, else two per CPU: a cell's task asks for half a CPU, see TASK_CPUS)."""
     n = cpus or os.cpu_count() or 1
-    ray.init(address="local", num_cpus=n, resources={BROWSER: n}, runtime_env=runtime_env(), _node_ip_address="127.0.0.1",
+    browsers = slots or int(os.environ.get(SLOTS_ENV) or 0) or 2 * n
+    ray.init(address="local", num_cpus=n, resources={BROWSER: browsers}, runtime_env=runtime_env(), _node_ip_address="127.0.0.1",
              log_to_driver=False, include_dashboard=False, configure_logging=False)
 
 
@@ -178,7 +186,8 @@ def run_cells(root: Path, plan: BatchPlan, cells: list[Cell], address: str, *,
     connect(address)
     files = ray.put(setup_files(root))
     plan_json = plan.model_dump_json()
-    task = _remote_task().options(max_retries=max_retries, retry_exceptions=False)
+    cpus = float(os.environ.get(TASK_CPUS_ENV) or TASK_CPUS)
+    task = _remote_task().options(num_cpus=cpus, max_retries=max_retries, retry_exceptions=False)
     pending: dict[Any, tuple[Cell, str]] = {}
     try:
         for cell in cells:
@@ -243,7 +252,7 @@ _REMOTE: Any = None
 def _remote_task() -> Any:
     global _REMOTE
     if _REMOTE is None:
-        _REMOTE = ray.remote(num_cpus=1, resources={BROWSER: 1})(run_cell_task)
+        _REMOTE = ray.remote(num_cpus=TASK_CPUS, resources={BROWSER: 1})(run_cell_task)
     return _REMOTE
 
 
@@ -263,6 +272,7 @@ def run_cell_task(files: dict[str, bytes], plan_json: str, pitch: int, setup: st
     from crumb.cli.pitch import settled_or_refused
     from crumb.daemon import rejected
 
+    t0 = time.perf_counter()
     wroot = scratch_dir(scratch) / session
     attempt = _record_attempt(wroot)
     _write_setup(wroot, files)
@@ -278,7 +288,9 @@ def run_cell_task(files: dict[str, bytes], plan_json: str, pitch: int, setup: st
             out["error"] = f"cannot run here ({out['host']}): {one_line(Exception(err.format_message()))}"
             _remove(wroot)
             return out
+    t1 = time.perf_counter()
     state = _run_until_settled(wroot, session, timeout_s, settled_or_refused(wroot, session))
+    t2 = time.perf_counter()
     if not state.events:
         refusal = rejected.find(wroot, session)
         out["error"] = (f"the daemon refused the pitch: {refusal.reason}" if refusal is not None
@@ -287,6 +299,7 @@ def run_cell_task(files: dict[str, bytes], plan_json: str, pitch: int, setup: st
         bundle = pack(sdir)
         out["bundle"], out["manifest"] = bundle.data, bundle.manifest
     _remove(wroot)
+    out["timing"] = {"pitch_s": t1 - t0, "run_s": t2 - t1, "pack_s": time.perf_counter() - t2}
     return out
 
 
