@@ -22,6 +22,7 @@ import tempfile
 import threading
 from collections import Counter
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -74,8 +75,13 @@ def crumb_run(root: Path, cell: Cell) -> tuple[Path, dict[str, Any]]:
 
 @pytest.fixture(scope="module")
 def local_runs(tmp_path_factory: pytest.TempPathFactory) -> dict[Cell, tuple[Path, dict[str, Any]]]:
-    root = tmp_path_factory.mktemp("local")
-    return {cell: crumb_run(root, cell) for cell in [*CELLS, KILLED]}
+    """Each cell through `crumb run`, two at a time (as many as the machine has cores), each in a root
+    of its own (a second `crumb run` in one root would follow the first one's daemon, which stops when
+    the first session settles)."""
+    cells = [*CELLS, KILLED]
+    with ThreadPoolExecutor(2) as pool:
+        runs = list(pool.map(lambda c: crumb_run(tmp_path_factory.mktemp("local"), c), cells))
+    return dict(zip(cells, runs, strict=True))
 
 
 def comparable(folder: Path) -> dict[str, str]:
