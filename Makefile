@@ -18,7 +18,7 @@ $(STAMP): pyproject.toml
 	@$(PY) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "CRUMB needs Python 3.11 or newer: install python3.11 and run make again")'
 	@test -x $(BIN)/python || $(PY) -m venv $(VENV) || { echo "make: cannot create $(VENV): on Debian run 'apt-get install -y python3-venv' and try again"; exit 1; }
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	$(BIN)/python -m pip install --quiet -e '.[dev,ray]'
 	@touch $(STAMP)
 
 browser: $(STAMP) ## find a Chromium for QA, installing one when none is found

@@ -16,8 +16,8 @@ from crumb.reducer.state import SessionState
 
 def pitch_cell(root: Path, plan: BatchPlan, cell: Cell, session: str | None = None) -> str:
     """Drop the cell's pitch into root's inbox with its set-up and seed: the new session's id (`session`
-    when given: the id the batch recorded before pitching). Raises click.ClickException (a usage error's
-    message) when the set-up cannot run here."""
+    when given: chosen beforehand, by the batch recording it before pitching or by a Ray head, so a retry of the cell resumes that session).
+    Raises click.ClickException (a usage error's message) when the set-up cannot run here."""
     from crumb.cli.pitch import drop_pitch
 
     setup = plan.setup(cell.setup)

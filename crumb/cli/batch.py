@@ -65,10 +65,13 @@ def batch() -> None:
 @click.option("--timeout", type=click.FloatRange(min=0, min_open=True), default=900, show_default=True,
               help="Seconds a cell may take before it is cancelled and counted as failed.")
 @click.option("--poll", is_flag=True, help="Poll the folders instead of inotify.")
+@click.option("--ray", "ray_address", metavar="ADDRESS",
+              help="Run each cell as a Ray task: auto (the cluster `ray start` runs here, else a local one), "
+                   "local, or a cluster's address (docs/ray.md). Sessions come back to this root's sessions/.")
 @click.option("--json", "as_json", is_flag=True, help="One JSON object at the end: batch, path, counts, cells.")
 @click.pass_context
 def run(ctx: click.Context, pitches: Path, setups: tuple[str, ...], seeds: int, parallel: int, name: str,
-        timeout: float, poll: bool, as_json: bool) -> None:
+        timeout: float, poll: bool, ray_address: str | None, as_json: bool) -> None:
     """Plan a batch from PITCHES and the set-ups, then run it (the default of `crumb batch`)."""
     from pydantic import ValidationError
 
@@ -87,16 +90,20 @@ def run(ctx: click.Context, pitches: Path, setups: tuple[str, ...], seeds: int, 
     except ValidationError as err:
         raise BatchUsage(f"--setup: {err.errors()[0]['msg']}") from None
     folder = create(root, plan)
-    _drive(ctx, root, folder, poll=poll, as_json=as_json)
+    _drive(ctx, root, folder, poll=poll, as_json=as_json, ray_address=ray_address)
 
 
 @batch.command("resume")
 @click.argument("ref", metavar="ID")
 @click.option("--parallel", type=click.IntRange(min=1), help="Cells in flight at once (default: the batch's own).")
 @click.option("--poll", is_flag=True, help="Poll the folders instead of inotify.")
+@click.option("--ray", "ray_address", metavar="ADDRESS",
+              help="Run each cell as a Ray task: auto (the cluster `ray start` runs here, else a local one), "
+                   "local, or a cluster's address (docs/ray.md). Sessions come back to this root's sessions/.")
 @click.option("--json", "as_json", is_flag=True, help="One JSON object at the end: batch, path, counts, cells.")
 @click.pass_context
-def resume(ctx: click.Context, ref: str, parallel: int | None, poll: bool, as_json: bool) -> None:
+def resume(ctx: click.Context, ref: str, parallel: int | None, poll: bool, ray_address: str | None,
+           as_json: bool) -> None:
     """Run what a batch is missing (ID, a unique prefix, or the batch folder); settled cells are never run again."""
     from crumb.batch.driver import resolve
 
@@ -105,7 +112,7 @@ def resume(ctx: click.Context, ref: str, parallel: int | None, poll: bool, as_js
         folder = resolve(root, ref)
     except LookupError as err:
         raise BatchUsage(str(err)) from None
-    _drive(ctx, root, folder, poll=poll, as_json=as_json, parallel=parallel)
+    _drive(ctx, root, folder, poll=poll, as_json=as_json, parallel=parallel, ray_address=ray_address)
 
 
 @batch.command("ls")
@@ -135,18 +142,31 @@ def ls(ctx: click.Context, as_json: bool) -> None:
                         f"{verdicts:<24} {s['name'] or '-':<12} {', '.join(s['setups'])}"))
 
 
+def _executor(poll: bool, ray_address: str | None) -> Any:
+    """One daemon on this machine, or Ray tasks (Ray is imported only for --ray: it is an extra)."""
+    if ray_address is None:
+        from crumb.batch.executor import LocalExecutor
+
+        return LocalExecutor(poll=poll)
+    try:
+        from crumb.batch.ray_executor import RayExecutor
+    except ImportError as err:
+        raise click.ClickException(f"--ray needs Ray, which is not installed here ({err}): install the project's "
+                                   "`ray` extra (`make setup` does), or run without --ray") from None
+    return RayExecutor(ray_address)
+
+
 def _drive(ctx: click.Context, root: Path, folder: Path, *, poll: bool, as_json: bool,
-           parallel: int | None = None) -> None:
-    """Run the batch in `folder` on this machine, with progress on a terminal; exit as the module says."""
+           parallel: int | None = None, ray_address: str | None = None) -> None:
+    """Run the batch in `folder` here or on Ray, with progress on a terminal; exit as the module says."""
     from crumb.batch.driver import BatchBusy, eta, run_batch, summary
-    from crumb.batch.executor import LocalExecutor
     from crumb.daemon.lock import DaemonRunning
 
     live = sys.stdout.isatty() and sys.stderr.isatty()
     rel = os.path.relpath(folder, root) if folder.is_relative_to(root) else str(folder)
     if live:
         click.echo(f"batch {folder.name} ({rel})", err=True)
-    executor = LocalExecutor(poll=poll)
+    executor = _executor(poll, ray_address)
     began = time.monotonic()
     base = [0]  # cells ended before this run (for the rate)
     shown = [""]

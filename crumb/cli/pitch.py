@@ -112,14 +112,18 @@ def check_runnable(root: Path, preset: str | None, bindings: dict[str, str], all
 
 def drop_pitch(root: Path, text: str, *, preset: str | None, seed: int | None, fault: str | None,
                roles: tuple[str, ...], allow_fallback: bool = False, session: str | None = None) -> tuple[str, Path]:
-    """Check every choice, then drop the pitch file: (the new session id, the file written). `session`
-    names the session to start (a ULID chosen beforehand, as a batch records it before pitching)."""
+    """Check every choice, then drop the pitch file: (the new session id, the file written). `session`:
+    the id to start, chosen by the caller (a batch records it before pitching, so a retried cell resumes the same session);
+    default a new ULID."""
     if not text.strip():
         raise click.BadParameter("the pitch is empty: describe the game in one line, e.g. '60-second snake'")
     bindings = parse_role_flags(roles)
     check_preset(root, preset)
     check_runnable(root, preset, bindings, allow_fallback)
-    session = session or str(ULID())
+    if session is None:
+        session = str(ULID())
+    elif not paths.SESSION_ID.match(session):
+        raise click.BadParameter(f"session {session[:40]!r} is not a ULID (26 characters, as `crumb pitch` makes)")
     body = pitch_file.pitch_text(text, session=session, preset=preset, seed=seed, fault=fault, bindings=bindings,
                                  fallback="allow" if allow_fallback else None)
     local_only.grant(root, session, bindings)  # a person at the machine chose these commands
