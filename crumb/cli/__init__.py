@@ -25,6 +25,7 @@ TABLE: dict[str, tuple[str, str]] = {
     "config": ("config", "Show how CRUMB is configured here."),
     "export": ("export", "Export a session's game: a zip (default), one HTML file, an itch.io zip, or a one-file report."),
     "doctor": ("doctor", "Check agent CLIs, browser, watcher and presets; exit 1 when the default setup cannot run."),
+    "fork": ("fork", "Fork a session at a point (--at SEQ, spec or build) and go on with other bindings (--role, --preset)."),
     "gc": ("housekeeping", "Remove (or --archive) settled sessions older than an age; running ones are never touched."),
     "ls": ("sessions", "List sessions, newest first."),
     "open": ("export", "Open a session's game in the browser (or its Studio page with --studio); prints it when there is no display."),

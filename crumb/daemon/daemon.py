@@ -287,6 +287,9 @@ class Daemon:
             self._reject_pitch(path, str(err))
             return
         session = req.session.upper() if req.session else pitch_session_id(source)
+        if req.fork is not None:
+            self._consume_fork(path, session, req, source)
+            return
         live = self.sessions.get(session) or self._load(session)
         key = _source_key(source.model_dump(), None)
         if live is None or key not in live.sources:
@@ -302,6 +305,33 @@ class Daemon:
                     self._reject_pitch(path, refusal(problems, FRONT_MATTER_HINT, flag="the front matter"))
                     return
             self._start_session(session, req, source, live, start)
+        self._archive_read(path, source.stamp, paths.archive_dir(self.root, session))
+
+    def _consume_fork(self, path: Path, session: str, req: Any, source: InboxFile) -> None:
+        """A pitch file with `fork: ORIGINAL@AT`: the fork made whole (crumb/daemon/fork.py), then loaded
+        like any session after a restart (replayed, its pending effects dispatched); or the file rejected
+        with the one-line reason. Read again after a crash, a fork already made is only archived."""
+        from crumb.actors.harness.preflight import FRONT_MATTER_HINT, refusal
+        from crumb.daemon.fork import ForkProblem, cut, make_fork, parse_fork
+        from crumb.daemon.session_start import fork_start_data
+
+        if not paths.transcript_path(self.root, session).exists():
+            try:
+                original, at = parse_fork(req.fork)
+                if original in self.sessions:
+                    self._advance(original)
+                c = cut(self.root, original, at)
+                data = fork_start_data(self.root, req)
+                found = data["unrunnable"]
+                if found and data["fallback"] != "allow":
+                    problems = {role: UnrunnableBinding.model_validate(p) for role, p in found.items()}
+                    raise ForkProblem(refusal(problems, FRONT_MATTER_HINT, flag="the front matter"))
+                make_fork(self.root, session, c, {**data, "source": source.model_dump()}, fsync=self.settings.store.fsync)
+            except (ForkProblem, ValueError, OSError) as err:
+                self._reject_pitch(path, f"fork not made: {err}")
+                return
+            self._say(f"{session[-6:]} forked from {c.session[-6:]} at #{c.seq}")
+            self._load(session)
         self._archive_read(path, source.stamp, paths.archive_dir(self.root, session))
 
     def _start_session(self, session: str, req: Any, source: InboxFile, live: Live | None,

@@ -33,7 +33,7 @@ Item = tuple[str, dict[str, Any], int]
 
 #: binding keys: one role, or `all` for every role not named on its own (as in crumb.toml's [roles])
 BINDING_KEYS: tuple[str, ...] = (*ROLES, "all")
-FRONT_MATTER_KEYS: tuple[str, ...] = ("session", "preset", "seed", "fault", "fallback", *BINDING_KEYS)
+FRONT_MATTER_KEYS: tuple[str, ...] = ("session", "preset", "seed", "fault", "fallback", "fork", *BINDING_KEYS)
 #: `fallback: allow` starts a pitch whose bound harness cannot run here (crumb/actors/harness/preflight.py)
 FALLBACK_VALUES: tuple[str, ...] = ("allow", "refuse")
 _ACTORS: tuple[str, ...] = ACTORS
@@ -56,6 +56,7 @@ class PitchFile(BaseModel):
     fault: str | None = None
     fallback: str | None = Field(None, description="allow | refuse; None: the setting harness.fallback decides")
     bindings: dict[str, str] = Field(default_factory=dict, description="role (or all) → 'harness[:model]'")
+    fork: str | None = Field(None, description="ORIGINAL@AT: start as a fork of that session (crumb/daemon/fork.py)")
 
 
 def _unquote(value: str) -> str:
@@ -157,6 +158,8 @@ def parse_pitch(text: str) -> PitchFile:
                 fields["preset"] = value
             elif key == "fault":
                 fields["fault"] = value
+            elif key == "fork":
+                fields["fork"] = value
             elif key == "fallback":
                 if value.lower() not in FALLBACK_VALUES:
                     raise ValueError(f"fallback {value[:40]!r} on line {no + 1} is not allow or refuse: write 'fallback: allow'")

@@ -13,10 +13,12 @@ from crumb.daemon.grammar import front_matter_value
 
 
 def pitch_text(text: str, *, session: str, preset: str | None, seed: int | None, fault: str | None,
-               bindings: dict[str, str], fallback: str | None = None) -> str:
+               bindings: dict[str, str], fallback: str | None = None, fork: str | None = None) -> str:
     """A pitch file with front matter. Values are written so the daemon's grammar reads back exactly
     what was given (ValueError if a line cannot)."""
     lines = ["---", f"session: {session}"]
+    if fork:
+        lines.append(f"fork: {front_matter_value(fork)}")
     if preset:
         lines.append(f"preset: {front_matter_value(preset)}")
     if seed is not None:

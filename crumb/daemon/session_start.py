@@ -67,6 +67,29 @@ def session_start_data(root: Path, req: Any, env: Mapping[str, str] | None = Non
     return data, warnings
 
 
+def fork_start_data(root: Path, req: Any, env: Mapping[str, str] | None = None) -> dict[str, Any]:
+    """The new bindings of a fork's `session.fork` line: with a preset (or `all`), every role as the
+    preset, config and flags resolve it; else only the roles the fork names (the others keep the
+    original's chains). ValueError for a preset or config that cannot be read."""
+    from crumb.actors.harness.bindings import chains_as_data, load_preset, resolve_bindings
+    from crumb.actors.harness.preflight import unrunnable
+
+    preset = load_preset(root, req.preset) if req.preset else {}
+    chains = resolve_bindings(root, preset=req.preset, flags=req.bindings or None)
+    if not req.preset and "all" not in req.bindings:
+        chains = {role: chain for role, chain in chains.items() if role in req.bindings}
+    settings = load_settings(root, preset=preset or None)
+    problems = unrunnable(chains, root, env=env, timeout=settings.harness.probe_timeout_s)
+    return {
+        "bindings": chains_as_data(chains),
+        "preset": req.preset,
+        "seed": req.seed,
+        "fault": req.fault if req.fault is not None else preset.get("fault"),
+        "fallback": "allow" if fallback_allowed(getattr(req, "fallback", None), settings) else "refuse",
+        "unrunnable": {role: p.model_dump() for role, p in problems.items()},
+    }
+
+
 def check_runnable(root: Path, *, preset: str | None, bindings: Mapping[str, str], fallback: str | None,
                    hint: str, flag: str = "flag", env: Mapping[str, str] | None = None) -> None:
     """Before a pitch is written (`crumb pitch`, `crumb run`, the Studio): HarnessUnavailable when a role's

@@ -81,6 +81,31 @@ class SessionStart(Model):
     )
 
 
+class ForkedFrom(Model):
+    """Where a fork was cut: the original session, the seq of its last copied line and that line's id."""
+
+    session: str = Field(min_length=1, max_length=64)
+    seq: int = Field(ge=1)
+    event: str = Field(pattern=r"^[0-9A-HJKMNP-TV-Z]{26}$", description="the original's event id at `seq`")
+
+
+class SessionFork(Model):
+    """The line after the copied prefix of a fork (crumb/daemon/fork.py): from here on these bindings,
+    and the effects left pending at the cut are issued again under them."""
+
+    forked_from: ForkedFrom
+    at: str = Field(default="", description="what the person asked: a seq, `spec` or `build`")
+    bindings: dict[str, list[dict[str, Any]]] = Field(
+        default_factory=dict, description="per role rebound by the fork: its adapter chain (other roles keep theirs)")
+    preset: str | None = Field(default=None, description="the preset the fork named, if any")
+    seed: int | None = None
+    fault: str | None = Field(default=None, description="the fault of the fork's first build round (its preset's, or its own)")
+    fallback: Literal["allow", "refuse"] | None = None
+    unrunnable: dict[str, UnrunnableBinding] = Field(default_factory=dict)
+    copied: list[str] = Field(default_factory=list, description="artifacts copied or rendered into the fork")
+    source: InboxFile | None = None
+
+
 class Goal(Model):
     pitch: str = Field(min_length=1, max_length=65_536)
     source: InboxFile | None = None
@@ -337,6 +362,7 @@ KINDS: dict[str, type[BaseModel]] = {
     "note": Note,
     "error": ErrorData,
     "release": Release,
+    "session.fork": SessionFork,
     "user.intervene": UserIntervene,
     "user.approve": UserApprove,
     "user.veto": UserVeto,
@@ -359,7 +385,7 @@ if tuple(KINDS) != EVENT_KINDS:  # one list of kinds: a reader that builds no mo
 #: measured by the daemon, through the dispatcher's writer, from the copy under versions/).
 GROUND_TRUTH_KINDS = frozenset(
     {"qa.result", "audit", "done", "circuit.opened", "adapter.swapped", "build", "effect.finished", "effect.failed",
-     "release"}
+     "release", "session.fork"}
 )
 
 

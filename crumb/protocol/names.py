@@ -15,7 +15,7 @@ ACTORS: tuple[str, ...] = (*ROLES, "qa")
 EVENT_KINDS: tuple[str, ...] = (
     "session.start", "goal", "research.plan", "research.evidence", "spec", "spec.update", "build", "qa.result",
     "judge.score", "audit", "effect.started", "effect.finished", "effect.failed", "progress", "circuit.opened",
-    "adapter.swapped", "budget.warning", "done", "note", "error", "release",
+    "adapter.swapped", "budget.warning", "done", "note", "error", "release", "session.fork",
     "user.intervene", "user.approve", "user.veto", "user.pause", "user.resume", "user.goto", "user.swap",
     "user.append", "user.note", "user.cancel", "user.reset_circuit", "user.redo", "user.budget", "user.status",
 )

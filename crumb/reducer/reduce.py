@@ -540,6 +540,41 @@ def _on_session_start(state: SessionState, ctx: _Ctx, data: dict[str, Any]) -> N
     _set_limits(state)
 
 
+def _on_fork(state: SessionState, ctx: _Ctx, data: dict[str, Any]) -> None:
+    """The line after a fork's copied prefix: the fork's bindings (and preset, seed, fault) from here on;
+    each run left pending at the cut is issued again, under a new effect id, with the binding now in force.
+    The copied prefix may hold an `effect.started` for the old id: its result can never come (nothing ran
+    in this session), so the old id is closed here and only the new one waits."""
+    state.forked_from = copy.deepcopy(data.get("forked_from"))
+    for role, chain in (data.get("bindings") or {}).items():
+        state.bindings[role] = copy.deepcopy(chain)
+        state.adapter_index[role] = 0
+        state.failures[role] = 0
+    if data.get("preset"):
+        state.preset = str(data["preset"])
+    if data.get("seed") is not None:
+        state.seed = int(data["seed"])
+    if data.get("preset") or data.get("fault") is not None:
+        state.fault = data.get("fault")
+    if state.done is not None:
+        return
+    for eid, effect in list(state.pending.items()):
+        if isinstance(effect, Record):
+            continue  # a record to write is the same in the fork: dispatched again as it is
+        del state.pending[eid]
+        if isinstance(effect, RunActor):
+            inputs = dict(effect.input)
+            if "seed" in inputs:
+                inputs["seed"] = state.seed
+            if "fault" in inputs:
+                inputs["fault"] = state.fault if inputs.get("round") == 1 else None
+            state.last_runs[effect.actor] = {"input": inputs}
+            _issue(state, ctx, msgspec.structs.replace(effect, id=ctx.new_id(), binding=_binding(state, effect.actor),
+                                                       index=_index(state, effect.actor), input=inputs))
+        else:
+            _issue(state, ctx, msgspec.structs.replace(effect, id=ctx.new_id()))
+
+
 def _on_goal(state: SessionState, ctx: _Ctx, data: dict[str, Any]) -> None:
     state.goal = {"id": ctx.event["id"], "pitch": data.get("pitch", "")}
     _run_planner(state, ctx)
@@ -709,10 +744,13 @@ def _after_done(state: SessionState, ctx: _Ctx, kind: str, data: dict[str, Any])
         _refuse(state, ctx, f"the session is done ({reason}); {kind[5:]} does nothing now — pitch a new game or /redo")
     elif kind == "user.status":
         _on_status(state, ctx, data)
+    elif kind == "session.fork":
+        _on_fork(state, ctx, data)
 
 
 _HANDLERS: dict[str, Callable[[SessionState, _Ctx, dict[str, Any]], None]] = {
     "session.start": _on_session_start,
+    "session.fork": _on_fork,
     "goal": _on_goal,
     "spec.update": _on_spec_update,
     "user.intervene": _on_intervene,

@@ -81,6 +81,7 @@ class SessionState:
     preset: str = "local"
     seed: int = 1
     fault: str | None = None
+    forked_from: dict[str, Any] | None = None  # a fork's link to its original (session, seq, event)
 
     phase: str = "new"
     round: int = 0

@@ -35,6 +35,8 @@ VALID: dict[str, dict[str, Any]] = {
     "effect.failed": {"effect_id": "x.1", "kind": "run_actor", "error": "boom"},
     "release": {"name": "v1", "path": "versions/v1", "build": "01JA0000000000000000000005", "files": 1,
                 "manifest_sha256": "0" * 64},
+    "session.fork": {"forked_from": {"session": "01JA0000000000000000000001", "seq": 3,
+                                     "event": "01JA0000000000000000000003"}},
 }
 
 
