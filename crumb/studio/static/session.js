@@ -406,7 +406,7 @@ function renderPlot(rounds) {
   const box = document.getElementById("plot");
   const scored = rounds.filter((r) => typeof r.total === "number");
   if (!scored.length) return clear(box);
-  const W = 360, H = 150, L = 34, R = 12, T = 12, B = 28;
+  const W = 380, H = 150, L = 34, R = 34, T = 12, B = 28;
   const x = (n) => (rounds.length === 1 ? L + (W - L - R) / 2 : L + ((n - 1) * (W - L - R)) / (rounds.length - 1));
   const y = (v) => T + (H - T - B) * (1 - Math.max(0, Math.min(5, v)) / 5);
   const kids = [];
