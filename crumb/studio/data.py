@@ -325,12 +325,26 @@ def session_detail(root: Path, session: str) -> dict[str, Any]:
         "screenshots": screenshots(root, session, facts),
         "logs": logs(root, session, facts),
         "game": {"entry": entry, "build": build["id"] if build else None} if game else None,
-        "rounds": _rounds(root, session),
+        "rounds": _rounds(root, session, facts),
     }
 
 
-def _rounds(root: Path, session: str) -> list[dict[str, Any]]:
-    return history.rounds(root, session)
+_ROUND_KINDS = ("build", "qa.result", "judge.score", "audit", "done")
+_rounds_seen: dict[tuple[Path, str], tuple[tuple[Any, ...], list[dict[str, Any]]]] = {}
+
+
+def _rounds(root: Path, session: str, facts: dict[str, Any]) -> list[dict[str, Any]]:
+    """The rounds panel, gathered again (a read of the whole transcript) only when an event that makes
+    or judges a round arrived: a busy session's progress lines cost the panels nothing here."""
+    key = tuple((facts["latest"].get(kind) or {}).get("id") for kind in _ROUND_KINDS)
+    hit = _rounds_seen.get((root, session))
+    if hit is not None and hit[0] == key:
+        return hit[1]
+    value = history.rounds(root, session)
+    if len(_rounds_seen) > 256:
+        _rounds_seen.clear()
+    _rounds_seen[(root, session)] = (key, value)
+    return value
 
 
 def session_row(root: Path, session: str) -> dict[str, Any]:
