@@ -427,6 +427,11 @@ class Daemon:
             files.archive(path, archive_dir / paths.REJECTED)
             self._advance(session)
             return
+        if path.name.lower().endswith(files.SPEC_SUFFIX):  # a whole spec.md, as the Studio's spec editor saves it
+            self._take_spec(session, live, got.text, got.source, write_back=True)
+            self._archive_read(path, got.source.stamp, archive_dir)
+            self._advance(session)
+            return
         src = got.source.model_dump()
         for kind, data, line in grammar.parse_steering(got.text):
             if _source_key(src, line) in live.sources:
@@ -485,18 +490,38 @@ class Daemon:
             return
         source = InboxFile(name=paths.SPEC_REL, sha256=hashlib.sha256(raw).hexdigest(), bytes=len(raw),
                            stamp=stamp_of(target.stat()))
+        self._take_spec(session, live, text, source)
+        self._advance(session)
+
+    def _take_spec(self, session: str, live: Live, text: str, source: InboxFile, *, write_back: bool = False) -> None:
+        """A person's spec.md text (saved in artifacts/, or dropped in the inbox as *.spec.md): a spec.update
+        by the user, or an error naming what is wrong. `write_back`: the text came through the inbox, so
+        artifacts/spec.md is rewritten from the spec taken (what the builder now follows)."""
+        if live.state.spec is None:
+            writer = self._writer(session, live)
+            message = "spec.md edit not taken: this session has no spec yet; wait for the Planner's, then edit it"
+            if _source_key(source.model_dump(), None) not in live.sources:
+                writer.append("error", {"message": message, "source": source.model_dump()}, from_="daemon",
+                              body=message[:200])
+            return
         if _source_key(source.model_dump(), None) in live.sources:
             return
         writer = self._writer(session, live)
         try:
-            spec = parse_spec_markdown(text, Spec.model_validate(current), rules=spec_rules())
+            spec = parse_spec_markdown(text, Spec.model_validate(live.state.spec["data"]), rules=spec_rules())
         except ValueError as err:
             writer.append("error", {"message": f"spec.md: {err}", "source": source.model_dump()}, from_="daemon",
                           body=f"spec.md not taken: {err}"[:200])
-        else:
-            writer.append("spec.update", {**spec.model_dump(mode="json"), "by": "user", "source": source.model_dump()},
-                          from_="user", body="a person edited spec.md")
-        self._advance(session)
+            return
+        writer.append("spec.update", {**spec.model_dump(mode="json"), "by": "user", "source": source.model_dump()},
+                      from_="user", body="a person edited spec.md")
+        if write_back:
+            rendered = spec_markdown(spec)
+            live.spec_renders.append(_sha(rendered))
+            target = paths.spec_md_path(self.root, session)
+            tmp = target.with_name(f".spec.md-{ULID()}.tmp")
+            tmp.write_text(rendered, encoding="utf-8")
+            os.replace(tmp, target)
 
 
 def _steer_body(kind: str, data: dict[str, Any]) -> str:

@@ -45,6 +45,8 @@ def rename_noreplace(src: Path, dst: Path) -> None:
     os.unlink(src)
 
 
+#: a session inbox file named *.spec.md is a person's edit of the whole spec (artifacts/spec.md's format)
+SPEC_SUFFIX = ".spec.md"
 _STEM = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$")
 
 
@@ -60,18 +62,21 @@ def unwritable(folder: Path, err: OSError, fix: str = "make it writable and try 
     return f"cannot write to {folder}: {why}; {fix}"
 
 
-def drop_inbox_file(folder: Path, text: str, *, stem: str = "note") -> Path:
+def drop_inbox_file(folder: Path, text: str, *, stem: str = "note", suffix: str = ".txt") -> Path:
     """Write `text` as a new inbox file atomically: a temp name the watcher ignores, then one rename.
 
-    The final name is "<stem>-<ulid>.txt", unique, so concurrent droppers never collide. A folder that
-    cannot be written raises InboxWriteError (nothing is left behind).
+    The final name is "<stem>-<ulid><suffix>" (".txt", or ".spec.md" for a person's spec edit), unique,
+    so concurrent droppers never collide. A folder that cannot be written raises InboxWriteError
+    (nothing is left behind).
     """
     if not _STEM.match(stem):
         raise ValueError(f"bad inbox file stem {stem!r}: use letters, digits, '-' or '_' (at most 64)")
+    if suffix not in (".txt", SPEC_SUFFIX):
+        raise ValueError(f"bad inbox file suffix {suffix!r}: .txt, or {SPEC_SUFFIX} for a spec edit")
     folder = Path(folder)
     ulid = str(ULID())
     tmp = folder / f".{stem}-{ulid}.tmp"
-    final = folder / f"{stem}-{ulid}.txt"
+    final = folder / f"{stem}-{ulid}{suffix}"
     data = text.encode("utf-8")
     try:
         folder.mkdir(parents=True, exist_ok=True)

@@ -19,12 +19,13 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict
 
-from crumb.daemon.drop import InboxWriteError, drop_inbox_file, rename_noreplace, unwritable
+from crumb.daemon.drop import SPEC_SUFFIX, InboxWriteError, drop_inbox_file, rename_noreplace, unwritable
 from crumb.protocol.events import InboxFile
 from crumb.store import paths
 from crumb.store.filesig import stamp_of
 
 __all__ = [
+    "SPEC_SUFFIX",
     "ARCHIVE",
     "IGNORED",
     "REJECTED",

@@ -133,6 +133,34 @@ def steer(root: Path, session: str, req: SteerRequest) -> dict[str, Any]:
     return {"session": session, "file": path.name}
 
 
+class SpecEdit(BaseModel):
+    """The spec editor's save (POST /api/sessions/<id>/spec): the whole artifacts/spec.md text."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    text: str
+
+    @field_validator("text")
+    @classmethod
+    def _text(cls, v: str) -> str:
+        if not v.strip():
+            raise ValueError("the spec is empty; edit the values and keep the headings")
+        if len(v.encode()) > MAX_TEXT:
+            raise ValueError(f"the spec is longer than {MAX_TEXT} bytes; shorten it")
+        return v if v.endswith("\n") else v + "\n"
+
+
+def edit_spec(root: Path, session: str, req: SpecEdit) -> dict[str, Any]:
+    """Drop a person's spec edit in the session's inbox as <stem>.spec.md: the daemon reads it as it reads
+    a save of artifacts/spec.md (spec.update by the user, or an error naming the line) and rewrites spec.md."""
+    from crumb.daemon.files import SPEC_SUFFIX, drop_inbox_file
+
+    if not session_dir(root, session).is_dir():
+        raise BadRequest(f"session {session} has not started yet; wait until the daemon has taken the pitch")
+    path = drop_inbox_file(session_inbox(root, session), req.text, stem="studio-spec", suffix=SPEC_SUFFIX)
+    return {"session": session, "file": path.name}
+
+
 def presets(root: Path) -> list[str]:
     """Preset names a new session may use (packaged ones and root/presets/*.toml), "local" first."""
     from crumb.actors.harness.bindings import preset_names

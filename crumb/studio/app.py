@@ -27,9 +27,10 @@ from starlette.types import Receive, Scope, Send
 from crumb.batch.plan import PlanError
 from crumb.daemon import rejected
 from crumb.daemon.files import InboxWriteError
+from crumb.export.gamefiles import GameFilesError
 from crumb.protocol.errors import one_line
 from crumb.store.paths import session_dir, transcript_path
-from crumb.studio import actions, batches, data
+from crumb.studio import actions, batches, data, history
 from crumb.studio.panels import PanelFeed, PanelUpdate
 from crumb.studio.security import Guard, GuardMiddleware
 from crumb.studio.tail import WAKE, Line, TailHub, event_frame
@@ -180,7 +181,7 @@ def create_app(cfg: StudioConfig) -> Starlette:
         path = "/".join(quote(part) for part in entry.split("/"))
         return shell("play.html", request, src="{{preview}}" + f"/s/{sid}/{path}")
 
-    def api_sessions(request: Request) -> Response:
+    async def api_sessions(request: Request) -> Response:
         """A page of the session list, newest first; `next` is the `before` of the following page."""
         before = request.query_params.get("before") or None
         try:
@@ -191,7 +192,8 @@ def create_app(cfg: StudioConfig) -> Starlette:
             return _error(f"limit must be a whole number from 1 to {data.MAX_SESSION_PAGE}", 400)
         if before is not None and not data.valid_session(before):
             return _error(f"before={before[:40]!r} is not a session id: pass the `next` of the previous page", 400)
-        page = data.session_page(root, limit=limit, before=before)
+        filters = {k: request.query_params.get(k, "")[:200] for k in data.FILTERS}
+        page = await asyncio.to_thread(data.session_page, root, limit=limit, before=before, filters=filters)
         return _json({**page, "daemon": actions.daemon_state(root)})
 
     def api_session(request: Request) -> Response:
@@ -248,6 +250,64 @@ def create_app(cfg: StudioConfig) -> Starlette:
         if cut:
             text = f"[… showing the last {data.MAX_TEXT // 1024} KiB]\n" + text
         return PlainTextResponse(text, headers=FILE_HEADERS)
+
+    async def api_rounds(request: Request) -> Response:
+        sid = session_or_404(request)
+        if isinstance(sid, Response):
+            return sid
+        if not transcript_path(root, sid).is_file():
+            return _error(f"session {sid} has not started yet", 404)
+        try:
+            return _json({"session": sid, "rounds": await asyncio.to_thread(history.rounds, root, sid)})
+        except GameFilesError as err:
+            return _error(str(err), 500)
+
+    async def api_diff(request: Request) -> Response:
+        """The game's files from round N-1 to round N (?round=N), one unified diff per changed file."""
+        sid = session_or_404(request)
+        if isinstance(sid, Response):
+            return sid
+        if not transcript_path(root, sid).is_file():
+            return _error(f"session {sid} has not started yet", 404)
+        try:
+            number = int(request.query_params.get("round", ""))
+        except ValueError:
+            return _error("round must be a whole number: ?round=2 compares round 1 with round 2")
+        try:
+            return _json({"session": sid, **await asyncio.to_thread(history.diff, root, sid, number)})
+        except ValueError as err:
+            return _error(str(err), 404)
+        except GameFilesError as err:
+            return _error(str(err), 500)
+
+    async def api_download(request: Request) -> Response:
+        """The game as a zip, as `crumb export --zip` writes it (game/, spec.md, verdict.json, README.md)."""
+        sid = session_or_404(request)
+        if isinstance(sid, Response):
+            return sid
+        if not transcript_path(root, sid).is_file():
+            return _error(f"session {sid} has not started yet", 404)
+        try:
+            name, body = await asyncio.to_thread(history.download, root, sid)
+        except GameFilesError as err:
+            return _error(str(err), 404)
+        return Response(body, media_type="application/zip", headers={
+            "content-disposition": f'attachment; filename="{name}"', "cache-control": "no-store",
+            "x-content-type-options": "nosniff"})
+
+    async def api_spec(request: Request) -> Response:
+        sid = session_or_404(request)
+        if isinstance(sid, Response):
+            return sid
+        try:
+            req = actions.SpecEdit.model_validate(await body_json(request))
+            return _json(await asyncio.to_thread(actions.edit_spec, root, sid, req), 201)
+        except ValidationError as err:
+            return _error(_validation_message(err))
+        except actions.BadRequest as err:
+            return _error(str(err), 409)
+        except InboxWriteError as err:
+            return _error(str(err), 500)
 
     def api_presets(request: Request) -> Response:
         return _json({"presets": actions.presets(root), "default": actions.configured_preset(root),
@@ -312,6 +372,10 @@ def create_app(cfg: StudioConfig) -> Starlette:
         Route("/api/sessions/{session}/stream", EventStream(cfg)),
         Route("/api/sessions/{session}/file/{path:path}", api_file),
         Route("/api/sessions/{session}/steer", api_steer, methods=["POST"]),
+        Route("/api/sessions/{session}/spec", api_spec, methods=["POST"]),
+        Route("/api/sessions/{session}/rounds", api_rounds),
+        Route("/api/sessions/{session}/diff", api_diff),
+        Route("/api/sessions/{session}/download", api_download),
         Route("/api/pitch", api_pitch, methods=["POST"]),
         Route("/b/{batch}", batch_page),
         Route("/b/{batch}/report", batch_report),

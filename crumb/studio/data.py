@@ -9,16 +9,16 @@ from __future__ import annotations
 import os
 import threading
 import time
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
 
 import msgspec
 
-from crumb.dispatcher import manifest
 from crumb.store import paths
 from crumb.store.follow import TranscriptReplaced
 from crumb.store.paths import SESSION_ID, artifacts_dir, list_sessions, session_dir, transcript_path
+from crumb.studio import history
+from crumb.studio.disk import inside, sha256_file
 
 T = TypeVar("T")
 
@@ -28,57 +28,8 @@ IMAGE_TYPES = {".png": "image/png", ".jpg": "image/jpeg", ".jpeg": "image/jpeg",
                ".gif": "image/gif"}
 
 
-class _Cache:
-    """Values keyed by a file's (size, mtime_ns): recomputed only when the file changed."""
-
-    def __init__(self, limit: int = 512) -> None:
-        self._data: dict[tuple[str, Path], tuple[tuple[int, int], Any]] = {}
-        self._lock = threading.Lock()
-        self.limit = limit
-
-    def get(self, name: str, path: Path, compute: Callable[[], T]) -> T:
-        try:
-            st = path.stat()
-            stamp = (st.st_size, st.st_mtime_ns)
-        except FileNotFoundError:
-            stamp = (-1, -1)
-        key = (name, path)
-        with self._lock:
-            hit = self._data.get(key)
-        if hit is not None and hit[0] == stamp:
-            return hit[1]
-        value = compute()
-        with self._lock:
-            if len(self._data) >= self.limit:
-                self._data.pop(next(iter(self._data)))
-            self._data[key] = (stamp, value)
-        return value
-
-
-_cache = _Cache()
-
-
 def valid_session(session: str) -> bool:
     return bool(SESSION_ID.match(session))
-
-
-def inside(base: Path, rel: str) -> Path | None:
-    """`base/rel` if it exists as a regular file inside `base` (symlinks resolved), else None."""
-    if not rel or "\x00" in rel or rel.startswith(("/", "\\")):
-        return None
-    try:
-        root = base.resolve(strict=True)
-        target = (root / rel).resolve(strict=True)
-    except (OSError, RuntimeError):
-        return None
-    if not target.is_relative_to(root) or not target.is_file():
-        return None
-    return target
-
-
-def sha256_file(path: Path) -> str:
-    """The dispatcher's measurement, cached by the file's stamp (the Studio asks on every refresh)."""
-    return _cache.get("sha", path, lambda: manifest.sha256_file(path))
 
 
 # ---------------------------------------------------------------- summary and facts
@@ -374,16 +325,44 @@ def session_detail(root: Path, session: str) -> dict[str, Any]:
         "screenshots": screenshots(root, session, facts),
         "logs": logs(root, session, facts),
         "game": {"entry": entry, "build": build["id"] if build else None} if game else None,
+        "rounds": _rounds(root, session, facts),
     }
+
+
+_ROUND_KINDS = ("build", "qa.result", "judge.score", "audit", "done")
+_rounds_seen: dict[tuple[Path, str], tuple[tuple[Any, ...], list[dict[str, Any]]]] = {}
+
+
+def _rounds(root: Path, session: str, facts: dict[str, Any]) -> list[dict[str, Any]]:
+    """The rounds panel, gathered again (a read of the whole transcript) only when an event that makes
+    or judges a round arrived: a busy session's progress lines cost the panels nothing here."""
+    key = tuple((facts["latest"].get(kind) or {}).get("id") for kind in _ROUND_KINDS)
+    hit = _rounds_seen.get((root, session))
+    if hit is not None and hit[0] == key:
+        return hit[1]
+    value = history.rounds(root, session)
+    if len(_rounds_seen) > 256:
+        _rounds_seen.clear()
+    _rounds_seen[(root, session)] = (key, value)
+    return value
 
 
 def session_row(root: Path, session: str) -> dict[str, Any]:
     """One line of the session list: status, verdict, genre and a thumbnail."""
-    s = summary(root, session)
+    fold = _fold(root, session)
+    with fold.lock:
+        s = dict(fold.state.summary())
+        cost, tokens = fold.state.cost_usd, fold.state.tokens
+        started, last_ts = fold.state.started_at, fold.state.last_ts
     facts = session_facts(root, session)
     shots = screenshots(root, session, facts)
     verdicts = s.get("verdicts") or []
     return {
+        "cost_usd": round(cost, 6), "tokens": tokens, "started": started, "last_ts": last_ts,
+        "duration_s": _seconds(started, last_ts),
+        # harness:model per role: who played it, else who is bound to play it
+        "roles": {role: (s.get("played_text") or {}).get(role) or _binding_text(b)
+                  for role, b in (s.get("bindings") or {}).items() if b or (s.get("played_text") or {}).get(role)},
         "session": session, "title": s.get("title"), "pitch": s.get("pitch"), "genre": s.get("genre"),
         "phase": s.get("phase"), "round": s.get("round"), "done": s.get("done"),
         "verdict": verdicts[-1].get("verdict") if verdicts else None,
@@ -395,21 +374,76 @@ def session_row(root: Path, session: str) -> dict[str, Any]:
     }
 
 
+def _seconds(start: str | None, end: str | None) -> float | None:
+    """Seconds between two event timestamps (the session's wall time as its transcript says it)."""
+    from datetime import datetime
+
+    try:
+        a = datetime.fromisoformat(str(start).replace("Z", "+00:00"))
+        b = datetime.fromisoformat(str(end).replace("Z", "+00:00"))
+    except ValueError:
+        return None
+    return round(max(0.0, (b - a).total_seconds()), 1)
+
+
+def _binding_text(binding: Any) -> str:
+    if isinstance(binding, dict):
+        return ":".join(str(binding[k]) for k in ("harness", "model") if binding.get(k))
+    return str(binding or "")
+
+
 SESSION_PAGE = 100
 MAX_SESSION_PAGE = 1000
+FILTERS = ("q", "verdict", "phase", "genre", "harness")
 
 
-def session_page(root: Path, *, limit: int = SESSION_PAGE, before: str | None = None) -> dict[str, Any]:
+def matches(row: dict[str, Any], filters: dict[str, str]) -> bool:
+    """A session row against the list's filters: text (pitch, title, id), verdict or phase, genre, harness."""
+    q = filters.get("q", "").strip().lower()
+    if q and not any(q in str(row.get(k) or "").lower() for k in ("pitch", "title", "session", "genre")):
+        return False
+    verdict = filters.get("verdict", "").strip().upper()
+    if verdict and (row.get("verdict") or "NONE") != verdict:
+        return False
+    phase = filters.get("phase", "").strip().lower()
+    if phase and (row.get("phase") or "") != phase:
+        return False
+    genre = filters.get("genre", "").strip().lower()
+    if genre and (row.get("genre") or "").lower() != genre:
+        return False
+    harness = filters.get("harness", "").strip().lower()
+    if harness and not any(str(t).lower().split(":", 1)[0].split(" ", 1)[0] == harness
+                           for t in (row.get("roles") or {}).values()):
+        return False
+    return True
+
+
+def session_page(root: Path, *, limit: int = SESSION_PAGE, before: str | None = None,
+                 filters: dict[str, str] | None = None) -> dict[str, Any]:
     """One page of the session list, newest first: the `limit` sessions older than `before` (a session id).
 
     The cursor is an id, not an offset, so a session started while someone pages never shifts the
     pages they have yet to load; `next` is the cursor of the following page (None on the last one).
+    With filters, the page holds the next `limit` sessions that match (`total` still counts them all).
     """
     ids = list_sessions(root)
     older = [sid for sid in ids if before is None or sid < before]
-    page = older[:limit]
-    return {"sessions": session_rows(root, page), "total": len(ids),
-            "next": page[-1] if len(older) > len(page) else None}
+    wanted = {k: v for k, v in (filters or {}).items() if v and v.strip()}
+    if not wanted:
+        page = older[:limit]
+        return {"sessions": session_rows(root, page), "total": len(ids),
+                "next": page[-1] if len(older) > len(page) else None}
+    rows: list[dict[str, Any]] = []
+    last = None
+    for sid in older:
+        row = session_rows(root, [sid])[0]
+        last = sid
+        if matches(row, wanted):
+            rows.append(row)
+            if len(rows) >= limit:
+                break
+    more = last is not None and older.index(last) < len(older) - 1
+    return {"sessions": rows, "total": len(ids), "next": last if more else None, "filtered": True}
 
 
 def session_rows(root: Path, ids: list[str]) -> list[dict[str, Any]]:

@@ -171,11 +171,11 @@ def test_hostile_text_is_shown_as_text(page: Any, studio: Studio, root: Path) ->
     assert "<script>" in page.inner_text(".session")
     open_session(page, studio, s.session)
     page.wait_for_selector('#events li[data-seq="5"]')
-    page.wait_for_function("() => document.querySelector('#spec pre')")
+    page.wait_for_function("() => document.querySelector('#spec .md p')")  # spec.md rendered, as text
     assert page.inner_text("#pitch") == XSS
     assert page.inner_text("#title") == "<img src=x onerror=window.__pwned=3>"
     assert XSS in page.inner_text('#events li[data-seq="2"]') and XSS in page.inner_text('#events li[data-seq="3"]')
-    assert page.inner_text("#spec pre") == XSS
+    assert page.inner_text("#spec .md") == XSS
     assert page.evaluate("window.__pwned") is None
     assert page.locator("main img[src='x']").count() == 0 and page.locator("main b").count() == 0
 

@@ -276,10 +276,10 @@ def test_panels_are_computed_once_per_change_and_pushed_to_every_tab(studio: Stu
         assert "spec" in update["panels"] and "scorecard" not in update["panels"]  # only what changed
         assert all(panels(r)[-1] == update for r in readers)
 
-        scripted.build()  # a build changes the game and the artifacts (and the budgets' wall time), not the spec
+        scripted.build()  # a build changes the game, the artifacts and the rounds (and the budgets' wall time), not the spec
         for r in readers:
             wait_until(lambda r=r: "game" in panels(r)[-1]["panels"], what="the build's panels on every tab")
-        assert set(panels(readers[0])[-1]["panels"]) == {"artifacts", "game", "summary"}
+        assert set(panels(readers[0])[-1]["panels"]) == {"artifacts", "game", "rounds", "summary"}
         assert len(computed) - before <= 4, "the panels were computed per tab, not once per change"
     finally:
         for r in readers:

@@ -19,9 +19,57 @@ function card(row) {
         badge(row.genre, "plain"),
         row.round ? badge(`round ${row.round}`, "plain") : null),
       row.played_note ? h("div", { class: `played-note${row.fallback ? " fallback" : ""}`, text: row.played_note }) : null,
+      Object.keys(row.roles || {}).length ? h("ul", { class: "roles", "aria-label": "who plays each role" },
+        Object.entries(row.roles).map(([role, who]) => h("li", { dataset: { role } }, h("span", { class: "role", text: role }), ` ${who}`))) : null,
+      h("div", { class: "facts dim" },
+        row.cost_usd !== undefined ? h("span", { class: "cost", text: `$${Number(row.cost_usd || 0).toFixed(4)}` }) : null,
+        row.tokens ? h("span", { text: ` · ${row.tokens} tokens` }) : null,
+        row.duration_s !== undefined && row.duration_s !== null ? h("span", { class: "duration", text: ` · ${duration(row.duration_s)}` }) : null,
+        row.started ? h("span", { text: ` · ${ago(row.started)}` }) : null),
       h("div", { class: "id mono", text: row.session }),
       row.error ? h("div", { class: "err", text: row.error }) : null));
 }
+
+function duration(s) {
+  if (s < 60) return `${s.toFixed(s < 10 ? 1 : 0)} s`;
+  if (s < 3600) return `${Math.floor(s / 60)} min ${Math.round(s % 60)} s`;
+  return `${Math.floor(s / 3600)} h ${Math.round((s % 3600) / 60)} min`;
+}
+
+// Filters and search run on the server (over every session, not only the loaded page).
+function filterQuery() {
+  const p = new URLSearchParams();
+  const q = document.getElementById("filter-q").value.trim();
+  if (q) p.set("q", q);
+  const st = document.getElementById("filter-state").value;
+  if (st) p.set(st.split(":")[0], st.split(":")[1]);
+  const g = document.getElementById("filter-genre").value.trim();
+  if (g) p.set("genre", g);
+  const hs = document.getElementById("filter-harness").value;
+  if (hs) p.set("harness", hs);
+  const text = p.toString();
+  return text ? `&${text}` : "";
+}
+let filterKey = "";
+function refilter() {
+  const key = filterQuery();
+  if (key === filterKey) return;
+  filterKey = key;
+  rows = [];
+  nextCursor = null;
+  lastList = "";
+  loadSessions();
+}
+let filterTimer = null;
+for (const id of ["filter-q", "filter-genre"]) {
+  document.getElementById(id).addEventListener("input", () => { clearTimeout(filterTimer); filterTimer = setTimeout(refilter, 200); });
+}
+for (const id of ["filter-state", "filter-harness"]) document.getElementById(id).addEventListener("change", refilter);
+document.getElementById("filters").addEventListener("submit", (ev) => { ev.preventDefault(); refilter(); });
+document.getElementById("filter-clear").addEventListener("click", () => {
+  for (const id of ["filter-q", "filter-genre", "filter-state", "filter-harness"]) document.getElementById(id).value = "";
+  refilter();
+});
 
 // The list is paged, newest first: the top (up to REFRESH_MAX rows) is refreshed every 2 s, and
 // "Load older sessions" fetches the page before the oldest row shown (by id, so new sessions
@@ -40,13 +88,16 @@ function renderSessions() {
   document.getElementById("count").textContent = total
     ? (rows.length < total ? `(${rows.length} of ${total})` : `(${total})`) : "";
   clear(document.getElementById("sessions"), rows.length ? rows.map(card)
-    : [h("p", { class: "dim empty", text: "No sessions yet. Pitch a game above, or drop a text file in inbox/." })]);
+    : [h("p", { class: "dim empty", text: filterKey ? "No session matches these filters."
+        : "No sessions yet. Pitch a game above, or drop a text file in inbox/." })]);
   document.getElementById("more").hidden = !nextCursor;
 }
 
 async function loadSessions() {
   try {
-    const data = await apiGet(`/api/sessions?limit=${Math.min(Math.max(rows.length, PAGE), REFRESH_MAX)}`);
+    const asked = filterKey;
+    const data = await apiGet(`/api/sessions?limit=${Math.min(Math.max(rows.length, PAGE), REFRESH_MAX)}${asked}`);
+    if (asked !== filterKey) return;  // the filters changed while this page was on its way
     const fresh = data.sessions;
     const oldest = fresh.length ? fresh[fresh.length - 1].session : null;
     const older = oldest ? rows.filter((r) => r.session < oldest) : [];
@@ -63,7 +114,7 @@ async function loadSessions() {
 document.getElementById("more").addEventListener("click", async (ev) => {
   ev.target.disabled = true;
   try {
-    const data = await apiGet(`/api/sessions?before=${encodeURIComponent(nextCursor)}&limit=${PAGE}`);
+    const data = await apiGet(`/api/sessions?before=${encodeURIComponent(nextCursor)}&limit=${PAGE}${filterKey}`);
     const have = new Set(rows.map((r) => r.session));
     rows = rows.concat(data.sessions.filter((r) => !have.has(r.session)));
     nextCursor = data.next;
@@ -81,6 +132,8 @@ async function loadPresets() {
   // "default" writes no preset line: crumb.toml (or the agent CLI the daemon runs in) decides, as for `crumb pitch`
   const byDefault = h("option", { value: "", title: "what `crumb pitch` without --preset gets: crumb.toml, "
     + "else the agent CLI the daemon runs inside, else local" }, data.default ? `default (${data.default})` : "default");
+  const hsel = document.getElementById("filter-harness");
+  if (hsel.options.length <= 1) hsel.append(...data.harnesses.map((x) => h("option", { value: x }, x)));
   clear(document.getElementById("preset"), byDefault, data.presets.map((p) => h("option", { value: p }, p)));
   clear(document.getElementById("bindings"), data.roles.map((role) =>
     h("label", { class: "binding" }, h("span", { text: role }),

@@ -283,9 +283,51 @@ function renderScorecard(card) {
 
 function fileUrl(rel) { return `${API}/file/${rel.split("/").map(encodeURIComponent).join("/")}`; }
 
+// spec.md as a page: headings, lists and paragraphs built as elements (text only), its HTML comment
+// (the note to people editing the file) left out. The raw text is what the editor shows.
+function inlineMd(text) {
+  return text.split(/(`[^`]+`)/).filter((p) => p !== "").map((p) =>
+    p.length > 1 && p.startsWith("`") && p.endsWith("`") ? h("code", { text: p.slice(1, -1) }) : p);
+}
+
+function markdown(text) {
+  const out = [];
+  let list = null;
+  let para = [];
+  const flush = () => {
+    if (para.length) out.push(h("p", {}, inlineMd(para.join(" "))));
+    para = [];
+  };
+  const body = text.replace(/<!--[\s\S]*?(-->|$)/g, "");
+  for (const raw of body.split("\n")) {
+    const line = raw.replace(/\s+$/, "");
+    const head = /^(#{1,6})\s+(.*)$/.exec(line);
+    const item = /^\s*[-*]\s+(.*)$/.exec(line);
+    if (head) {
+      flush(); list = null;
+      out.push(h(`h${Math.min(6, head[1].length + 2)}`, { class: "md-h" }, inlineMd(head[2])));
+    } else if (item) {
+      flush();
+      if (!list) { list = h("ul", { class: "md-list" }); out.push(list); }
+      list.append(h("li", {}, inlineMd(item[1].replace(/^\[([^\]]+)\]\s*/, (m, id) => `${id}: `))));
+    } else if (/^\s{2,}\S/.test(line) && list && list.lastChild) {
+      list.lastChild.append(h("div", { class: "md-sub mono", text: line.trim() }));
+    } else if (!line.trim()) {
+      flush(); list = null;
+    } else {
+      list = null; para.push(line.trim());
+    }
+  }
+  flush();
+  return h("div", { class: "md" }, out);
+}
+
+let specText = null;
 function renderSpec(detail) {
   const box = document.getElementById("spec");
-  if (detail.spec_md) return clear(box, h("pre", { class: "spec", text: detail.spec_md }));
+  specText = detail.spec_md || null;
+  document.getElementById("spec-edit").hidden = !specText;
+  if (detail.spec_md) return clear(box, markdown(detail.spec_md));
   const s = detail.spec;
   if (!s) return clear(box, h("p", { class: "dim empty", text: "No spec yet." }));
   clear(box,
@@ -349,6 +391,111 @@ document.getElementById("preview-reload").addEventListener("click", () => {
   if (f) f.src = f.src;
 });
 
+// ------------------------------------------------------------------ rounds: scorecards, plot, diff
+
+const SVG = "http://www.w3.org/2000/svg";
+function svg(tag, attrs, ...kids) {
+  const el = document.createElementNS(SVG, tag);
+  for (const [k, v] of Object.entries(attrs || {})) if (v !== null && v !== undefined) el.setAttribute(k, String(v));
+  for (const c of kids.flat()) if (c) el.append(c instanceof Node ? c : document.createTextNode(String(c)));
+  return el;
+}
+
+// The total of each round (0 to 5) as a line with one mark per round, coloured by its verdict.
+function renderPlot(rounds) {
+  const box = document.getElementById("plot");
+  const scored = rounds.filter((r) => typeof r.total === "number");
+  if (!scored.length) return clear(box);
+  const W = 380, H = 150, L = 34, R = 34, T = 12, B = 28;
+  const x = (n) => (rounds.length === 1 ? L + (W - L - R) / 2 : L + ((n - 1) * (W - L - R)) / (rounds.length - 1));
+  const y = (v) => T + (H - T - B) * (1 - Math.max(0, Math.min(5, v)) / 5);
+  const kids = [];
+  for (let v = 0; v <= 5; v++) {
+    kids.push(svg("line", { x1: L, x2: W - R, y1: y(v), y2: y(v), class: "grid" }));
+    kids.push(svg("text", { x: L - 8, y: y(v) + 4, "text-anchor": "end", class: "tick" }, v));
+  }
+  if (scored.length > 1) kids.push(svg("polyline", { class: "trend", fill: "none",
+    points: scored.map((r) => `${x(r.round)},${y(r.total)}`).join(" ") }));
+  for (const r of rounds) {
+    kids.push(svg("text", { x: x(r.round), y: H - 8, "text-anchor": "middle", class: "tick" }, `round ${r.round}`));
+    if (typeof r.total !== "number") continue;
+    kids.push(svg("circle", { cx: x(r.round), cy: y(r.total), r: 6, class: `mark v-${(r.verdict || "none").toLowerCase()}`,
+                               "data-round": r.round, "data-total": r.total, "data-verdict": r.verdict || "" },
+      svg("title", {}, `round ${r.round}: ${r.verdict || "not judged"} · total ${r.total}`)));
+  }
+  clear(box, svg("svg", { viewBox: `0 0 ${W} ${H}`, width: "100%", role: "img", id: "score-plot",
+                          "aria-label": `total score per round, ${rounds.length} rounds` }, kids));
+}
+
+function roundCard(r, all) {
+  const q = r.qa;
+  const shots = r.screenshots || [];
+  const gone = shots.filter((s) => !s.exists);
+  return h("details", { class: "round", dataset: { round: r.round, verdict: r.verdict || "" }, open: r.round === all.length || r.verdict !== "PASS" ? "" : null },
+    h("summary", {},
+      h("b", { text: `Round ${r.round}` }), " ",
+      r.verdict ? badge(r.verdict, VERDICT_CLASS[r.verdict]) : badge("not judged", "plain"),
+      r.severity ? badge(r.severity, "plain") : null,
+      typeof r.total === "number" ? h("span", { class: "mono", text: ` total ${r.total}` }) : null,
+      r.judge_verdict && r.judge_verdict !== r.verdict ? h("span", { class: "dim", text: ` (model said ${r.judge_verdict})` }) : null,
+      h("span", { class: "dim", text: ` · ${r.files} files · ${clock(r.ts)}` })),
+    r.scores.length ? h("table", { class: "dims" }, h("tbody", {}, r.scores.map((d) => h("tr", {},
+      h("td", { text: d.dimension }),
+      h("td", {}, h("span", { class: `src src-${d.source === "QA" ? "qa" : "model"}`, text: d.source === "QA" ? "measured · QA" : "judged · model" })),
+      h("td", {}, h("span", { class: "bar small" }, h("span", { class: "fill", style: `width:${((d.score || 0) / 5) * 100}%` }))),
+      h("td", { class: "mono", text: d.score === null ? "—" : d.score }),
+      h("td", { class: "dim" }, d.note, d.corrected ? h("small", { text: ` · corrected ${d.corrected}` }) : null))))) : null,
+    q ? h("p", { class: "qa-line" }, "QA ", yesno(q.ok), q.error ? h("span", { class: "err", text: ` ${q.error}` }) : null,
+      Object.entries(q.facts).map(([k, v]) => h("span", { class: "dim" }, ` · ${k.replace(/_/g, " ")} `, yesno(v))),
+      q.probes.length ? h("span", { class: "dim", text: ` · probes ${q.probes.filter((p) => p.ok).length}/${q.probes.length}` }) : null) : null,
+    q && q.probes.some((p) => !p.ok) ? h("ul", { class: "errs" }, q.probes.filter((p) => !p.ok).map((p) =>
+      h("li", {}, h("b", { text: p.id }), ` ${p.detail}`))) : null,
+    r.corrections.length ? h("ul", { class: "corrections" }, r.corrections.map((c) => h("li", {},
+      h("b", { text: c.rule }), ` ${c.field}: `, h("span", { class: "mono", text: `${show(c.before)} → ${show(c.after)}` })))) : null,
+    r.feedback ? h("p", { class: "feedback", text: r.feedback }) : null,
+    shots.length ? h("div", { class: "shots round-shots" }, shots.filter((s) => s.exists).map((s) =>
+      h("a", { href: fileUrl(s.path), target: "_blank", rel: "noopener" },
+        h("img", { src: fileUrl(s.path), alt: `round ${r.round} ${s.path}`, loading: "lazy" }),
+        h("span", { class: "cap mono", text: s.path.split("/").pop() })))) : null,
+    gone.length ? h("p", { class: "dim shots-gone", text: gone.some((s) => s.replaced_by)
+      ? `QA's screenshots of this round (${gone.map((s) => s.path.split("/").pop()).join(", ")}) were replaced by round ${gone.find((s) => s.replaced_by).replaced_by}'s.`
+      : `QA's screenshots of this round are no longer on disk.` }) : null,
+    r.round > 1 ? h("button", { type: "button", class: "ghost small diff-btn", dataset: { round: r.round },
+      onclick: () => showDiff(r.round) }, `Diff from round ${r.round - 1}`) : null);
+}
+
+function renderRounds(rounds) {
+  rounds = rounds || [];
+  document.getElementById("rounds-count").textContent = rounds.length ? `${rounds.length} round${rounds.length > 1 ? "s" : ""}` : "";
+  renderPlot(rounds);
+  clear(document.getElementById("rounds"), rounds.length ? rounds.slice().reverse().map((r) => roundCard(r, rounds))
+    : [h("p", { class: "dim empty", text: "No round yet." })]);
+}
+
+async function showDiff(round) {
+  const box = document.getElementById("diff");
+  box.hidden = false;
+  clear(box, h("p", { class: "dim", text: `Comparing round ${round - 1} with round ${round}…` }));
+  let d;
+  try { d = await apiGet(`${API}/diff?round=${round}`); } catch (e) {
+    return clear(box, h("p", { class: "err", text: e.message }));
+  }
+  const head = h("div", { class: "card-head" }, h("h3", { text: `Game files, round ${d.from} → round ${d.round}` }),
+    h("button", { type: "button", class: "ghost small", onclick: () => { box.hidden = true; } }, "Close"));
+  if (d.note) return clear(box, head, h("p", { class: "dim", text: d.note }));
+  clear(box, head,
+    h("p", { class: "dim", text: `${d.files.length} file${d.files.length === 1 ? "" : "s"} changed, ${d.unchanged} unchanged` }),
+    d.files.map((f) => h("div", { class: "diff-file", dataset: { path: f.path, status: f.status } },
+      h("div", { class: "diff-name mono" }, h("b", { text: f.path }), ` · ${f.status}`,
+        f.added !== undefined ? h("span", { class: "yes", text: ` +${f.added}` }) : null,
+        f.removed !== undefined ? h("span", { class: "no", text: ` −${f.removed}` }) : null,
+        f.note ? h("span", { class: "dim", text: ` · ${f.note}` }) : null),
+      f.diff ? h("pre", { class: "diff-text" }, f.diff.split("\n").map((ln) => h("span", {
+        class: ln.startsWith("+") && !ln.startsWith("+++") ? "add" : ln.startsWith("-") && !ln.startsWith("---") ? "del"
+          : ln.startsWith("@@") ? "hunk" : "", text: ln + "\n" }))) : null)));
+  box.scrollIntoView({ block: "nearest" });
+}
+
 // Re-render a panel only when its data changed: a busy session must not thrash the page.
 const lastShown = {};
 function changed(key, value) {
@@ -405,7 +552,11 @@ function showDetail(d) {
   changed("artifacts", d.artifacts) && renderArtifacts(d.artifacts);
   changed("shots", d.screenshots) && renderShots(d.screenshots);
   changed("logs", d.logs) && renderLogs(d.logs);
+  changed("rounds", d.rounds) && renderRounds(d.rounds);
   renderPreview(d.game);
+  const dl = document.getElementById("btn-download");
+  dl.hidden = !d.game;
+  dl.href = `${API}/download`;
   studio.phase = s.phase;
   studio.stage = s.stage;
   const where = s.phase === "done" ? "done" : s.stage || s.phase;
@@ -439,10 +590,44 @@ for (const btn of document.querySelectorAll("[data-cmd]")) {
   btn.addEventListener("click", async () => {
     const input = document.getElementById("steer-text");
     let cmd = btn.dataset.cmd;
-    if (cmd === "/veto" && input.value.trim()) cmd += " " + input.value.trim();
-    if (await steer(cmd) && cmd.startsWith("/veto")) input.value = "";
+    const arg = input.value.trim();
+    // /veto and /cancel take the text box as their reason, /redo as the role to run again
+    const takes = cmd === "/veto" || cmd === "/cancel" || (cmd === "/redo" && /^[a-z]+$/.test(arg));
+    if (takes && arg) cmd += " " + arg;
+    if (await steer(cmd) && takes && arg) input.value = "";
   });
 }
+
+// ------------------------------------------------------------------ spec editor
+
+// Saving drops the whole text in the session's inbox as a *.spec.md file: the daemon takes it as a
+// person's edit of spec.md (a spec.update, or an error naming the line), as for any steering.
+const specForm = document.getElementById("spec-form");
+const specStatus = document.getElementById("spec-status");
+document.getElementById("spec-edit").addEventListener("click", () => {
+  document.getElementById("spec-text").value = specText || "";
+  specForm.hidden = false;
+  document.getElementById("spec").hidden = true;
+  specStatus.textContent = "";
+});
+document.getElementById("spec-cancel").addEventListener("click", () => {
+  specForm.hidden = true;
+  document.getElementById("spec").hidden = false;
+});
+specForm.addEventListener("submit", async (ev) => {
+  ev.preventDefault();
+  specStatus.className = "status";
+  specStatus.textContent = "Sending…";
+  try {
+    const res = await apiPost(`${API}/spec`, { text: document.getElementById("spec-text").value });
+    specStatus.textContent = `Sent to the session inbox as ${res.file}; the daemon takes it as your edit of spec.md.`;
+    specForm.hidden = true;
+    document.getElementById("spec").hidden = false;
+  } catch (e) {
+    specStatus.className = "status err";
+    specStatus.textContent = e.message;
+  }
+});
 
 // ------------------------------------------------------------------ start
 
