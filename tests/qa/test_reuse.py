@@ -12,6 +12,7 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
+import msgspec
 import pytest
 
 from crumb.qa import QARunner, page
@@ -30,7 +31,7 @@ BORN = {"id": "born", "text": "The game knows when it loaded",
 def one_lane() -> Iterator[QARunner]:
     """One context of each kind in the pool, so the second check surely gets the first one's tabs."""
     chromium_or_skip()
-    qa = QARunner(FAST.model_copy(update={"probe_tabs": 1}))
+    qa = QARunner(msgspec.structs.replace(FAST, probe_tabs=1))
     yield qa
     qa.close()
 
