@@ -18,6 +18,8 @@ $(STAMP): pyproject.toml
 	@$(PY) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "CRUMB needs Python 3.11 or newer: install python3.11 and run make again")'
 	@test -x $(BIN)/python || $(PY) -m venv $(VENV) || { echo "make: cannot create $(VENV): on Debian run 'apt-get install -y python3-venv' and try again"; exit 1; }
 	$(BIN)/python -m pip install --quiet --upgrade pip
+	@# a venv made before the rename (pyproject.toml [project].name) holds the editable install as 'crumb': drop it first
+	@$(BIN)/python -m pip uninstall --quiet --yes crumb >/dev/null 2>&1 || true
 	$(BIN)/python -m pip install --quiet -e '.[dev,ray]'
 	@touch $(STAMP)
 

@@ -20,7 +20,8 @@ from crumb.qa.fence import FALLBACK_ARGS, FENCED_ARGS
 
 ENV_VAR = "CRUMB_CHROMIUM"
 SYSTEM_NAMES = ("chromium-headless-shell", "chromium", "chromium-browser", "google-chrome", "google-chrome-stable", "chrome")
-FIX = "run `make setup` (or `python -m crumb.qa.browser --ensure`), or set CRUMB_CHROMIUM=/path/to/chromium"
+FIX = ("install one: `python -m playwright install chromium` with the Python CRUMB is installed in, "
+       "or `apt install chromium` (`make browser` in a checkout does either), or set CRUMB_CHROMIUM=/path/to/chromium")
 
 # Game pages get no DNS at all: a remote host name never resolves, only loopback does.
 LAUNCH_ARGS = [

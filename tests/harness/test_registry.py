@@ -54,11 +54,13 @@ def with_site(bad_site: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]
 
 
 def test_the_built_ins_are_the_entry_points_of_pyproject() -> None:
-    declared = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["entry-points"]["crumb.harnesses"]
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    declared = project["entry-points"]["crumb.harnesses"]
     assert declared == registry.BUILTINS
+    assert registry.OWN == project["name"]
     entries = registry.entries()
     assert list(entries)[:6] == list(declared)
-    assert all(entries[n].package == "crumb" for n in declared)
+    assert all(entries[n].package == "crumb-games" for n in declared)
 
 
 def test_bad_plugins_are_one_line_warnings_naming_the_package_and_the_fix(with_site: Path) -> None:
@@ -69,7 +71,7 @@ def test_bad_plugins_are_one_line_warnings_naming_the_package_and_the_fix(with_s
                           for pkg in ("crumb-broken", "crumb-norun", "crumb-dup"))
     assert "ModuleNotFoundError" in broken and "pip uninstall crumb-broken" in broken
     assert "has no run" in norun and "subclass crumb.actors.harness.plugin.Harness" in norun
-    assert "the name is taken by package 'crumb'" in dup and "rename the entry point" in dup
+    assert "the name is taken by package 'crumb-games'" in dup and "rename the entry point" in dup
     assert all("\n" not in p for p in problems)
     # the good plugin and every built-in still work; the clash left claude as it was
     assert {"claude", "codex", "gemini", "openai", "command", "local", "echo"} <= set(registry.names())

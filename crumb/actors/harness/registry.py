@@ -23,8 +23,10 @@ from crumb.actors.base import ActorError, ActorRequest, ActorResult, ProgressFn
 from crumb.actors.harness.plugin import Harness
 
 GROUP = "crumb.harnesses"
-#: this project's own distribution: its entry points are the built-ins
-OWN = "crumb"
+#: this project's own distribution (pyproject.toml [project].name; the import package is `crumb`). An entry point
+#: whose name and target are a built-in's counts as CRUMB's own whichever distribution declares it, so a venv
+#: still holding the editable install made under the old name ("crumb") does not make every built-in clash.
+OWN = "crumb-games"
 #: used only when CRUMB's own metadata has no entry points (a checkout run without `pip install -e .`,
 #: or an install older than the plugin registry); tests/harness/test_registry.py checks it matches pyproject.toml
 BUILTINS: dict[str, str] = {
@@ -60,7 +62,7 @@ def _candidates() -> list[tuple[str, str, str]]:
     found: list[tuple[str, str, str]] = []
     for ep in metadata.entry_points(group=GROUP):
         dist = ep.dist.name if ep.dist is not None else "?"
-        found.append((ep.name, ep.value, dist))
+        found.append((ep.name, ep.value, OWN if BUILTINS.get(ep.name) == ep.value else dist))
     if not any(pkg == OWN for _, _, pkg in found):
         found = [(n, v, OWN) for n, v in BUILTINS.items()] + found
     order = list(BUILTINS)
