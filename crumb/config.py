@@ -1,12 +1,16 @@
 """crumb.toml and preset files: read them, and refuse keys CRUMB would otherwise silently ignore.
 
-Settings precedence: CLI > crumb.toml > preset > defaults. Bindings (`[roles]`) are resolved in
-crumb/actors/harness/bindings.py from the same files.
+Settings precedence: CLI > crumb.toml > the user's config > preset > defaults. Bindings (`[roles]`) are
+resolved in crumb/actors/harness/bindings.py from the same files. The user's config
+($XDG_CONFIG_HOME/crumb/config.toml, else ~/.config/crumb/config.toml) holds what a person wants in every
+folder (a preset, their roles, budgets); a folder's crumb.toml overrides it.
 """
 
 from __future__ import annotations
 
+import os
 import tomllib
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -15,6 +19,9 @@ from crumb.store import paths
 
 #: top-level keys each file may hold; anything else is a typo or a misplaced section
 CONFIG_KEYS = ("preset", "roles", "settings", "security", "genres")  # security: crumb/actors/harness/local_only.py; genres: crumb/genres/registry.py
+#: the user's config: no [security] (an allow-list of commands is the folder's own) and no [genres]
+USER_CONFIG_KEYS = ("preset", "roles", "settings")
+USER_ORIGIN = "user config"  # how `crumb config show` names a value that came from it
 PRESET_KEYS = ("description", "roles", "settings", "fault")  # fault: the embedded studio's broken first build (--fault)
 #: a misplaced top-level key -> where it belongs
 MOVED = {"bindings": "[roles]", "binding": "[roles]", "role": "[roles]", "actors": "[roles] (or [settings.actors])",
@@ -59,12 +66,26 @@ def load_config(root: Path) -> dict[str, Any]:
     return read_toml(path, allowed=CONFIG_KEYS) if path.is_file() else {}
 
 
+def user_config_path(env: Mapping[str, str] | None = None) -> Path:
+    """$XDG_CONFIG_HOME/crumb/config.toml (an absolute XDG_CONFIG_HOME only, as the XDG spec says), else
+    ~/.config/crumb/config.toml."""
+    env = os.environ if env is None else env
+    base = env.get("XDG_CONFIG_HOME", "")
+    return (Path(base) if os.path.isabs(base) else Path.home() / ".config") / "crumb" / "config.toml"
+
+
+def load_user_config() -> dict[str, Any]:
+    """The user's config, or {} when there is none."""
+    path = user_config_path()
+    return read_toml(path, allowed=USER_CONFIG_KEYS) if path.is_file() else {}
+
+
 def load_settings(root: Path, *, preset: dict[str, Any] | None = None,
                   overrides: dict[str, Any] | None = None) -> Settings:
-    """Defaults, then the preset's [settings], then crumb.toml's [settings], then explicit overrides."""
+    """Defaults, then the preset's [settings], the user's config's, crumb.toml's, then explicit overrides."""
     settings = Settings()
-    layers = [("preset", (preset or {}).get("settings")), (str(config_path(root)), load_config(root).get("settings")),
-              ("overrides", overrides)]
+    layers = [("preset", (preset or {}).get("settings")), (str(user_config_path()), load_user_config().get("settings")),
+              (str(config_path(root)), load_config(root).get("settings")), ("overrides", overrides)]
     for origin, layer in layers:
         if not layer:
             continue

@@ -2,11 +2,17 @@
 
 from __future__ import annotations
 
+import os
+import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+
+# A person's own ~/.config/crumb/config.toml (a preset, roles, budgets) must not steer the tests, nor
+# anything they start: every test and subprocess sees an empty user config folder unless it sets one.
+os.environ["XDG_CONFIG_HOME"] = tempfile.mkdtemp(prefix="crumb-tests-xdg-")
 
 
 @pytest.fixture(scope="module")

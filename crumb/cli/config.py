@@ -23,7 +23,7 @@ from crumb.actors.harness.bindings import (
     resolve_bindings,
 )
 from crumb.cli.complete import complete_preset, complete_role_binding, complete_session
-from crumb.config import load_settings
+from crumb.config import load_settings, user_config_path
 
 
 def _row(b: Binding) -> dict[str, Any]:
@@ -55,6 +55,8 @@ def current(root: Path, preset: str | None, roles: dict[str, str]) -> dict[str, 
     return {
         "preset": name,
         "preset_from": where or None,
+        "user_config": str(user_config_path()),
+        "user_config_found": user_config_path().is_file(),
         "ambient": {"harness": ambient[0], "env": ambient[1]} if ambient else None,
         "roles": {role: [_row(b) for b in chain] for role, chain in chains.items()},
     }
@@ -106,7 +108,10 @@ def render(data: dict[str, Any]) -> str:
         else:
             lines.append(f"{change.get('ts')}: circuit opened for {change.get('actor')} on {change.get('adapter')} "
                          f"after {change.get('failures')} failures")
-    lines.append("precedence: flag > crumb.toml > preset > ambient > fallback (local); `then` rows are the fallback chain")
+    lines.append("precedence: flag > crumb.toml > user config > preset > ambient > fallback (local); `then` rows are the "
+                 "fallback chain")
+    if "user_config" in data:
+        lines.append(f"user config: {data['user_config']}" + ("" if data["user_config_found"] else " (none)"))
     implied = ", ".join(f"{h}: {p}" for h, p in implied_providers().items())
     lines.append(f"each row's values come from its origin; a provider not given there is implied by the harness "
                  f"({implied}); model (default) is the harness's own default")

@@ -1,4 +1,4 @@
-"""Which harness plays each role: CLI flag > crumb.toml > preset > ambient > fallback (local).
+"""Which harness plays each role: CLI flag > crumb.toml > the user's config > preset > ambient > fallback (local).
 
 Every Binding carries `origin`, so `crumb config show` can say why a role runs where it does.
 A role's chain is the winning binding, then its own `fallback` list, then the bindings lower
@@ -19,7 +19,15 @@ from pydantic import ValidationError
 
 from crumb.actors.base import Binding
 from crumb.actors.harness import registry
-from crumb.config import PRESET_KEYS, ConfigError, load_config, read_toml
+from crumb.config import (
+    PRESET_KEYS,
+    USER_ORIGIN,
+    ConfigError,
+    load_config,
+    load_user_config,
+    read_toml,
+    user_config_path,
+)
 from crumb.protocol.errors import first_problem
 from crumb.protocol.names import FAULTS, ROLES  # ROLES re-exported: the roles a binding names
 from crumb.store import paths
@@ -228,14 +236,15 @@ def _ambient_layer(env: Mapping[str, str]) -> Layer:
 
 
 def chosen_preset(root: Path, preset: str | None, config: Mapping[str, Any]) -> tuple[str | None, str]:
-    """(preset name or None, where the choice came from)."""
+    """(preset name or None, where the choice came from): the flag, crumb.toml, then the user's config."""
     if preset:
         return preset, "flag"
-    value = config.get("preset")
-    if value is not None:
-        if not isinstance(value, str):
-            raise ValueError(f"{root / CONFIG_FILE}: preset must be a string such as \"claude\"")
-        return value, CONFIG_FILE
+    for value, origin, where in ((config.get("preset"), CONFIG_FILE, root / CONFIG_FILE),
+                                 (load_user_config().get("preset"), USER_ORIGIN, user_config_path())):
+        if value is not None:
+            if not isinstance(value, str):
+                raise ValueError(f"{where}: preset must be a string such as \"claude\"")
+            return value, origin
     return None, ""
 
 
@@ -251,7 +260,8 @@ def resolve_bindings(
     config = load_config(root)
     config_where = str(root / CONFIG_FILE)
     name, _ = chosen_preset(root, preset, config)
-    layers: list[Layer] = [_flags_layer(flags), _roles_layer(config.get("roles"), origin=CONFIG_FILE, where=config_where)]
+    layers: list[Layer] = [_flags_layer(flags), _roles_layer(config.get("roles"), origin=CONFIG_FILE, where=config_where),
+                           _roles_layer(load_user_config().get("roles"), origin=USER_ORIGIN, where=str(user_config_path()))]
     if name is not None:
         data = load_preset(root, name)
         where = str(preset_path(root, name))
