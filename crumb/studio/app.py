@@ -9,13 +9,13 @@ from __future__ import annotations
 import asyncio
 import html
 import mimetypes
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
 import msgspec
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.requests import Request
@@ -299,15 +299,7 @@ def create_app(cfg: StudioConfig) -> Starlette:
         sid = session_or_404(request)
         if isinstance(sid, Response):
             return sid
-        try:
-            req = actions.SpecEdit.model_validate(await body_json(request))
-            return _json(await asyncio.to_thread(actions.edit_spec, root, sid, req), 201)
-        except ValidationError as err:
-            return _error(_validation_message(err))
-        except actions.BadRequest as err:
-            return _error(str(err), 409)
-        except InboxWriteError as err:
-            return _error(str(err), 500)
+        return await inbox_write(request, actions.SpecEdit, lambda req: actions.edit_spec(root, sid, req))
 
     def api_presets(request: Request) -> Response:
         return _json({"presets": actions.presets(root), "default": actions.configured_preset(root),
@@ -328,30 +320,29 @@ def create_app(cfg: StudioConfig) -> Starlette:
             raise actions.BadRequest("request body must be a JSON object")
         return obj
 
-    async def api_pitch(request: Request) -> Response:
+    async def inbox_write(request: Request, form: type[BaseModel], act: Callable[[Any], Any], *,
+                          refused: int = 409) -> Response:
+        """The body checked as `form`, then `act` (which drops an inbox file) run off the event loop: 201 with
+        what it says; 400 for a body that does not validate, `refused` for what it refuses, 500 when the
+        inbox cannot be written."""
         try:
-            req = actions.PitchForm.model_validate(await body_json(request))
-            return _json(await asyncio.to_thread(actions.pitch, root, req), 201)
+            req = form.model_validate(await body_json(request))
+            return _json(await asyncio.to_thread(act, req), 201)
         except ValidationError as err:
             return _error(_validation_message(err))
         except actions.BadRequest as err:
-            return _error(str(err))
+            return _error(str(err), refused)
         except InboxWriteError as err:
             return _error(str(err), 500)
+
+    async def api_pitch(request: Request) -> Response:
+        return await inbox_write(request, actions.PitchForm, lambda req: actions.pitch(root, req), refused=400)
 
     async def api_steer(request: Request) -> Response:
         sid = session_or_404(request)
         if isinstance(sid, Response):
             return sid
-        try:
-            req = actions.SteerRequest.model_validate(await body_json(request))
-            return _json(await asyncio.to_thread(actions.steer, root, sid, req), 201)
-        except ValidationError as err:
-            return _error(_validation_message(err))
-        except actions.BadRequest as err:
-            return _error(str(err), 409)
-        except InboxWriteError as err:
-            return _error(str(err), 500)
+        return await inbox_write(request, actions.SteerRequest, lambda req: actions.steer(root, sid, req))
 
     async def api_daemon_start(request: Request) -> Response:
         try:
