@@ -16,12 +16,15 @@ import os
 import signal
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import click
 
 from crumb.cli.common import echo_json, root_of
+
+F = TypeVar("F", bound=Callable[..., Any])
 
 
 class BatchUsage(click.ClickException):
@@ -37,6 +40,19 @@ class _DefaultRun(click.Group):
         if args and args[0] not in self.commands and args[0] not in ("-h", "--help"):
             args = ["run", *args]
         return super().parse_args(ctx, args)
+
+
+def drive_options(command: F) -> F:
+    """The options of every command that runs a batch's cells: where they run, and what is printed."""
+    for option in reversed([
+        click.option("--poll", is_flag=True, help="Poll the folders instead of inotify."),
+        click.option("--ray", "ray_address", metavar="ADDRESS",
+                     help="Run each cell as a Ray task: auto (the cluster `ray start` runs here, else a local one), "
+                          "local, or a cluster's address (docs/ray.md). Sessions come back to this root's sessions/."),
+        click.option("--json", "as_json", is_flag=True, help="One JSON object at the end: batch, path, counts, cells."),
+    ]):
+        command = option(command)
+    return command
 
 
 @click.group(cls=_DefaultRun)
@@ -64,11 +80,7 @@ def batch() -> None:
 @click.option("--name", default="", help="A label for the batch (shown by `crumb batch ls` and the report).")
 @click.option("--timeout", type=click.FloatRange(min=0, min_open=True), default=900, show_default=True,
               help="Seconds a cell may take before it is cancelled and counted as failed.")
-@click.option("--poll", is_flag=True, help="Poll the folders instead of inotify.")
-@click.option("--ray", "ray_address", metavar="ADDRESS",
-              help="Run each cell as a Ray task: auto (the cluster `ray start` runs here, else a local one), "
-                   "local, or a cluster's address (docs/ray.md). Sessions come back to this root's sessions/.")
-@click.option("--json", "as_json", is_flag=True, help="One JSON object at the end: batch, path, counts, cells.")
+@drive_options
 @click.pass_context
 def run(ctx: click.Context, pitches: Path, setups: tuple[str, ...], seeds: int, parallel: int, name: str,
         timeout: float, poll: bool, ray_address: str | None, as_json: bool) -> None:
@@ -96,11 +108,7 @@ def run(ctx: click.Context, pitches: Path, setups: tuple[str, ...], seeds: int, 
 @batch.command("resume")
 @click.argument("ref", metavar="ID")
 @click.option("--parallel", type=click.IntRange(min=1), help="Cells in flight at once (default: the batch's own).")
-@click.option("--poll", is_flag=True, help="Poll the folders instead of inotify.")
-@click.option("--ray", "ray_address", metavar="ADDRESS",
-              help="Run each cell as a Ray task: auto (the cluster `ray start` runs here, else a local one), "
-                   "local, or a cluster's address (docs/ray.md). Sessions come back to this root's sessions/.")
-@click.option("--json", "as_json", is_flag=True, help="One JSON object at the end: batch, path, counts, cells.")
+@drive_options
 @click.pass_context
 def resume(ctx: click.Context, ref: str, parallel: int | None, poll: bool, ray_address: str | None,
            as_json: bool) -> None:
