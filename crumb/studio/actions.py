@@ -28,25 +28,14 @@ class BadRequest(ValueError):
     """A request the Studio will not act on; str() is the one-line reason and fix."""
 
 
-class PitchForm(BaseModel):
-    """The Studio's pitch form (the body of POST /api/pitch); the daemon reads the file it becomes as a PitchFile."""
+class Choices(BaseModel):
+    """Who plays: what the pitch form and the fork form both ask (a preset, role bindings, fallback)."""
 
     model_config = ConfigDict(extra="forbid")
 
-    pitch: str = Field(description="one line (or a few) describing the game")
     preset: str | None = Field(None, description="None: what `crumb pitch` without --preset gets (crumb.toml, ...)")
     bindings: dict[str, str] = Field(default_factory=dict, description="role -> harness[:model]")
     allow_fallback: bool = Field(False, description="start even when a bound harness cannot run here (--allow-fallback)")
-
-    @field_validator("pitch")
-    @classmethod
-    def _pitch(cls, v: str) -> str:
-        v = v.strip()
-        if not v:
-            raise ValueError("the pitch is empty; describe the game in a sentence")
-        if len(v.encode()) > MAX_TEXT:
-            raise ValueError(f"the pitch is longer than {MAX_TEXT} bytes; shorten it")
-        return v
 
     @field_validator("preset")
     @classmethod
@@ -74,6 +63,28 @@ class PitchForm(BaseModel):
         return out
 
 
+class PitchForm(Choices):
+    """The Studio's pitch form (the body of POST /api/pitch); the daemon reads the file it becomes as a PitchFile."""
+
+    pitch: str = Field(description="one line (or a few) describing the game")
+
+    @field_validator("pitch")
+    @classmethod
+    def _pitch(cls, v: str) -> str:
+        v = v.strip()
+        if not v:
+            raise ValueError("the pitch is empty; describe the game in a sentence")
+        if len(v.encode()) > MAX_TEXT:
+            raise ValueError(f"the pitch is longer than {MAX_TEXT} bytes; shorten it")
+        return v
+
+
+class ForkForm(Choices):
+    """Fork here (POST /api/sessions/<id>/fork): the event's seq, and who plays from there on."""
+
+    at: int = Field(ge=1, description="the seq of the last line the fork keeps")
+
+
 class SteerRequest(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
@@ -90,7 +101,7 @@ class SteerRequest(BaseModel):
         return v
 
 
-def check_choices(root: Path, req: PitchForm) -> None:
+def check_choices(root: Path, req: Choices) -> None:
     """Refuse a preset or harness the daemon would not find, or a bound harness that cannot run here
     (unless fallback is allowed), before anything is written: the daemon would only fall back to the
     embedded studio, and the person would learn it from the timeline."""
@@ -121,6 +132,29 @@ def pitch(root: Path, req: PitchForm) -> dict[str, Any]:
                       bindings=dict(sorted(req.bindings.items())), fallback="allow" if req.allow_fallback else None)
     path = drop_inbox_file(inbox_dir(root), text, stem="studio-pitch")
     return {"session": session, "file": path.name}
+
+
+def fork(root: Path, session: str, req: ForkForm) -> dict[str, Any]:
+    """Drop a fork file in the root inbox, written as `crumb fork --at SEQ` writes it: the daemon makes
+    the new session from the original's lines 1..SEQ (crumb/daemon/fork.py)."""
+    from crumb.daemon.files import drop_inbox_file
+    from crumb.daemon.fork import ForkProblem, cut, game_problem
+    from crumb.daemon.pitch_file import pitch_text
+
+    check_choices(root, req)
+    try:
+        c = cut(root, session, str(req.at))
+        problem = game_problem(root, c)
+    except ForkProblem as err:
+        raise BadRequest(str(err)) from None
+    if problem:
+        raise BadRequest(problem)
+    new = str(ULID())
+    text = pitch_text(f"fork of {session} at #{c.seq}", session=new, preset=req.preset, seed=None, fault=None,
+                      bindings=dict(sorted(req.bindings.items())), fallback="allow" if req.allow_fallback else None,
+                      fork=f"{session}@{c.seq}")
+    path = drop_inbox_file(inbox_dir(root), text, stem="studio-fork")
+    return {"session": new, "file": path.name, "from": session, "at": c.seq}
 
 
 def steer(root: Path, session: str, req: SteerRequest) -> dict[str, Any]:

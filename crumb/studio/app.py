@@ -338,6 +338,12 @@ def create_app(cfg: StudioConfig) -> Starlette:
     async def api_pitch(request: Request) -> Response:
         return await inbox_write(request, actions.PitchForm, lambda req: actions.pitch(root, req), refused=400)
 
+    async def api_fork(request: Request) -> Response:
+        sid = session_or_404(request)
+        if isinstance(sid, Response):
+            return sid
+        return await inbox_write(request, actions.ForkForm, lambda req: actions.fork(root, sid, req))
+
     async def api_steer(request: Request) -> Response:
         sid = session_or_404(request)
         if isinstance(sid, Response):
@@ -363,6 +369,7 @@ def create_app(cfg: StudioConfig) -> Starlette:
         Route("/api/sessions/{session}/stream", EventStream(cfg)),
         Route("/api/sessions/{session}/file/{path:path}", api_file),
         Route("/api/sessions/{session}/steer", api_steer, methods=["POST"]),
+        Route("/api/sessions/{session}/fork", api_fork, methods=["POST"]),
         Route("/api/sessions/{session}/spec", api_spec, methods=["POST"]),
         Route("/api/sessions/{session}/rounds", api_rounds),
         Route("/api/sessions/{session}/diff", api_diff),

@@ -291,3 +291,48 @@ def test_cards_show_who_played_cost_and_filters_narrow_the_list(page: Any, hstud
         assert page.errors == []
     finally:
         shutil.rmtree(paths.session_dir(root, other.session))
+
+
+def root_inbox(root: Path) -> dict[str, str]:
+    folder = paths.inbox_dir(root)
+    return {p.name: p.read_text() for p in sorted(folder.iterdir()) if p.is_file() and not p.name.startswith(".")}
+
+
+def test_fork_from_an_event_drops_a_fork_file_and_a_bad_point_is_refused(hstudio: Studio, hclient: httpx.Client,
+                                                                         made: tuple[Path, str]) -> None:
+    root, sid = made
+    spec_seq = next(e["seq"] for e in read_events(paths.transcript_path(root, sid)) if e["kind"] == "spec")
+    before = set(root_inbox(root))
+    r = hclient.post(f"/api/sessions/{sid}/fork", json={"at": spec_seq, "bindings": {"builder": "local"}},
+                     headers=post_headers(hstudio))
+    assert r.status_code == 201, r.text
+    body = r.json()
+    [(name, text)] = [(k, v) for k, v in root_inbox(root).items() if k not in before]
+    assert name == body["file"] and body["at"] == spec_seq and body["from"] == sid
+    assert f"fork: {sid}@{spec_seq}" in text and f"session: {body['session']}" in text and "builder: local" in text
+    (paths.inbox_dir(root) / name).unlink()  # no daemon here: the fork itself is tests/fork's
+    last = sum(1 for _ in read_events(paths.transcript_path(root, sid)))
+    bad = hclient.post(f"/api/sessions/{sid}/fork", json={"at": last + 50}, headers=post_headers(hstudio))
+    assert bad.status_code == 409 and "out of range" in bad.json()["error"] and "\n" not in bad.json()["error"]
+    assert set(root_inbox(root)) == before  # nothing dropped for a refused fork
+
+
+@pytest.mark.browser
+def test_every_event_offers_a_fork_from_it(page: Any, hstudio: Studio, made: tuple[Path, str]) -> None:
+    root, sid = made
+    open_session(page, hstudio, sid)
+    spec_seq = next(e["seq"] for e in read_events(paths.transcript_path(root, sid)) if e["kind"] == "spec")
+    assert page.locator("li.ev .ev-fork").count() == page.locator("li.ev").count() > 0  # on every event
+    row = page.locator(f"li.ev[data-seq='{spec_seq}']")
+    row.locator(".ev-line").click()
+    before = set(root_inbox(root))
+    row.locator("input[name=bindings]").fill("builder=local")
+    row.locator(f"button:has-text('Fork from #{spec_seq}')").click()
+    link = row.locator(".ev-fork-said a")
+    link.wait_for()
+    new = link.text_content() or ""
+    [(name, text)] = [(k, v) for k, v in root_inbox(root).items() if k not in before]
+    assert f"session: {new}" in text and f"fork: {sid}@{spec_seq}" in text and "builder: local" in text
+    assert link.get_attribute("href") == f"/s/{new}"
+    (paths.inbox_dir(root) / name).unlink()
+    assert page.errors == []

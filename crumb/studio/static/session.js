@@ -46,9 +46,32 @@ function describe(ev) {
   }
 }
 
+// "Fork here": a new session that starts as this one stood at this line, then goes on with the bindings
+// typed (`builder=codex, verifier=gemini`; empty: the same ones). The daemon makes it from an inbox file.
+function forkForm(ev) {
+  const said = h("span", { class: "ev-fork-said", role: "status" });
+  const input = h("input", { name: "bindings", class: "mono", size: 36, "aria-label": `bindings for a fork from #${ev.seq}`,
+                             placeholder: "builder=codex, verifier=gemini (optional)" });
+  return h("form", { class: "ev-fork", onsubmit: async (e) => {
+      e.preventDefault();
+      const bindings = {};
+      for (const part of input.value.split(",").map((p) => p.trim()).filter(Boolean)) {
+        const [role, ...rest] = part.split("=");
+        bindings[role.trim()] = rest.join("=").trim();
+      }
+      said.textContent = "forking…";
+      try {
+        const r = await apiPost(`${API}/fork`, { at: ev.seq, bindings });
+        said.replaceChildren("fork ", h("a", { href: `/s/${r.session}`, text: r.session }), ` from #${r.at}`);
+      } catch (err) { said.textContent = err.message; }
+    } },
+    input, h("button", { type: "submit", text: `Fork from #${ev.seq}` }), said);
+}
+
 function eventRow(ev) {
   const text = ev.body || describe(ev) || "";
-  const details = h("pre", { class: "ev-data", hidden: true, text: JSON.stringify(ev.data, null, 2) });
+  const details = h("div", { class: "ev-data", hidden: true },
+    h("pre", { text: JSON.stringify(ev.data, null, 2) }), forkForm(ev));
   const from = ev.from || "?";
   return h("li", { class: `ev from-${from.replace(/[^a-z]/g, "")} kind-${ev.kind.replace(/\W/g, "-")}`,
                    dataset: { seq: ev.seq, kind: ev.kind } },
