@@ -124,7 +124,8 @@ def _score(x: ScoreText | None) -> str:
     return f"{x.score:g} — {x.note}" + (f"\nevidence: {', '.join(x.evidence)}" if x.evidence else "")
 
 
-def _rows(c: SessionComparison) -> list[tuple[str, str, str]]:
+def rows(c: SessionComparison) -> list[tuple[str, str, str]]:
+    """The comparison as (label, A, B) rows: what the terminal shows side by side, and the Studio as a table."""
     a, b = c.a, c.b
     rows = [("session", a.session, b.session), ("pitch", a.pitch, b.pitch),
             ("title", a.title or "-", b.title or "-"),
@@ -177,7 +178,7 @@ def side_by_side(rows: list[tuple[str, str, str]], width: int | None = None) -> 
 
 
 def render_sessions(c: SessionComparison, width: int | None = None) -> str:
-    return side_by_side([("", "A", "B"), *_rows(c)], width) + "\n\n" + "\n".join(_files(c))
+    return side_by_side([("", "A", "B"), *rows(c)], width) + "\n\n" + "\n".join(_files(c))
 
 
 def _cell(c: CellSummary) -> str:

@@ -31,6 +31,7 @@ from crumb.export.gamefiles import GameFilesError
 from crumb.protocol.errors import one_line
 from crumb.store.paths import session_dir, transcript_path
 from crumb.studio import actions, batches, data, history
+from crumb.studio import compare as studio_compare
 from crumb.studio.panels import PanelFeed, PanelUpdate
 from crumb.studio.security import Guard, GuardMiddleware
 from crumb.studio.tail import WAKE, Line, TailHub, event_frame
@@ -170,6 +171,23 @@ def create_app(cfg: StudioConfig) -> Starlette:
         if isinstance(sid, Response):
             return PlainTextResponse("no such session; go back to / for the list\n", status_code=404)
         return shell("session.html", request, session=sid)
+
+    async def compare_page(request: Request) -> Response:
+        """Two sessions side by side (`/compare?a=ID&b=ID`, ids or a unique prefix or suffix of one)."""
+        from crumb.store.paths import resolve_session
+        from crumb.store.reader import TranscriptError
+
+        try:
+            a, b = (resolve_session(root, request.query_params.get(k, "")) for k in ("a", "b"))
+        except LookupError as err:
+            return PlainTextResponse(f"{err}: compare takes two sessions, /compare?a=ID&b=ID\n",
+                                     status_code=404)
+        try:
+            text = await asyncio.to_thread(studio_compare.compare_html, root, a, b)
+        except (OSError, TranscriptError) as err:
+            return PlainTextResponse(f"cannot read a session: {err}\n", status_code=500)
+        return HTMLResponse(text, headers={"content-security-policy": REPORT_CSP, "x-content-type-options": "nosniff",
+                                           "referrer-policy": "same-origin", "cache-control": "no-store"})
 
     async def play_page(request: Request) -> Response:
         """The "Open" link: the game full-page, still in the sandboxed iframe under this page's frame-src,
@@ -363,6 +381,7 @@ def create_app(cfg: StudioConfig) -> Starlette:
         Route("/", index),
         Route("/s/{session}", session_page),
         Route("/s/{session}/play", play_page),
+        Route("/compare", compare_page),
         Route("/api/sessions", api_sessions),
         Route("/api/sessions/{session}", api_session),
         Route("/api/sessions/{session}/events", api_events),

@@ -117,3 +117,31 @@ def test_the_batch_page_shows_the_matrix_live_and_links_cells_to_sessions(
         page.wait_for_function("img => img.complete", arg=images.nth(i).element_handle())
         assert images.nth(i).evaluate("img => img.naturalWidth") > 0
     assert page.errors == []
+
+
+@pytest.mark.browser
+def test_two_sessions_side_by_side_from_the_session_page(page: Any, bstudio: Studio, made: Made) -> None:
+    """`crumb compare A B` in the Studio: from one session's page, the other's last characters; the table
+    has both verdicts and both pitches, each side's QA screenshots load, and the page runs no script."""
+    from tests.studio.conftest import open_session
+
+    a, b = made.sessions["p001-local-s1"], made.sessions["p002-local-s1"]
+    open_session(page, bstudio, a)
+    page.fill("form.compare-form input[name=b]", b[-6:].lower())
+    page.click("#btn-compare")
+    page.wait_for_selector("table")
+    assert page.url.endswith(f"/compare?a={a}&b={b[-6:].lower()}")
+    cells = page.locator("tr").filter(has=page.locator("th", has_text="session")).first.locator("td").all_text_contents()
+    assert cells == [a, b]
+    pitches = page.locator("tr").filter(has=page.locator("th", has_text="pitch")).first.locator("td").all_text_contents()
+    assert pitches[0] != pitches[1] and all(pitches)
+    verdict = page.locator("tr").filter(has=page.locator("th", has_text="verdict")).first.locator("td").all_text_contents()
+    assert verdict == ["PASS (done: pass)", "PARTIAL (waiting for a person)"], verdict  # as `crumb compare` says
+    shots = page.locator(".shots img")
+    assert shots.count() >= 2
+    assert all(page.evaluate("(img) => img.complete && img.naturalWidth > 0", shots.nth(i).element_handle())
+               for i in range(shots.count()))
+    assert page.evaluate("() => document.scripts.length") == 0
+    gone = page.goto(f"{bstudio.url}compare?a={a}&b=NOPE")  # an unknown session: 404, one line saying why
+    assert gone is not None and gone.status == 404
+    assert "compare takes two sessions" in (page.text_content("body") or "")
