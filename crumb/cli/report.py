@@ -88,7 +88,10 @@ def compare(ctx: click.Context, refs: tuple[str, ...], as_json: bool, width: int
         from crumb.report.summary import summarise
 
         summary = summarise(_view(_batch(ctx, refs[0])))
-        a_name, b_name = (_setup(summary.setups, r) for r in refs[1:])
+        try:
+            a_name, b_name = (cmp.setup_named(summary.setups, r) for r in refs[1:])
+        except LookupError as err:
+            raise click.UsageError(str(err)) from None
         result = cmp.compare_setups(summary, a_name, b_name)
     else:
         raise click.UsageError("give two sessions (crumb compare A B) or a batch and two of its set-ups "
@@ -99,16 +102,6 @@ def compare(ctx: click.Context, refs: tuple[str, ...], as_json: bool, width: int
         click.echo(cmp.render_sessions(result, width))
     else:
         click.echo(cmp.render_setups(result, width))
-
-
-def _setup(setups: list[str], ref: str) -> str:
-    """A set-up by its name as batch.toml writes it, or by its number (1-based, in batch.toml's order)."""
-    if ref in setups:
-        return ref
-    if ref.isdigit() and 1 <= int(ref) <= len(setups):
-        return setups[int(ref) - 1]
-    raise click.UsageError(f"no set-up {ref!r} in this batch: give one of {', '.join(map(repr, setups))} "
-                           f"or its number 1-{len(setups)}")
 
 
 COMMANDS = [report, compare]

@@ -96,6 +96,23 @@ def compare_sessions(a: SessionDigest, b: SessionDigest) -> SessionComparison:
     return SessionComparison(a=side(a), b=side(b))
 
 
+class NoSuchSetup(LookupError):
+    """str() is the one line naming the set-ups there are."""
+
+    def __str__(self) -> str:
+        return str(self.args[0])
+
+
+def setup_named(setups: list[str], ref: str) -> str:
+    """A set-up by its name as batch.toml writes it, or by its number (1-based, in batch.toml's order)."""
+    if ref in setups:
+        return ref
+    if ref.isdigit() and 1 <= int(ref) <= len(setups):
+        return setups[int(ref) - 1]
+    raise NoSuchSetup(f"no set-up {ref!r} in this batch: give one of {', '.join(map(repr, setups))} "
+                      f"or its number 1-{len(setups)}")
+
+
 def compare_setups(report: Report, a: str, b: str) -> SetupComparison:
     rows = {r.setup: r for r in report.by_setup}
     pairs = []

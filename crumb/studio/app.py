@@ -154,6 +154,21 @@ def create_app(cfg: StudioConfig) -> Starlette:
         return HTMLResponse(hit[1], headers={"content-security-policy": REPORT_CSP, "x-content-type-options": "nosniff",
                                              "referrer-policy": "same-origin", "cache-control": "no-store"})
 
+    async def batch_compare(request: Request) -> Response:
+        """Two set-ups of the batch side by side (`?a=SETUP&b=SETUP`: names, or numbers as batch.toml lists them)."""
+        folder = batch_or_404(request)
+        if isinstance(folder, Response):
+            return folder
+        try:
+            text = await asyncio.to_thread(studio_compare.setups_html, folder, request.query_params.get("a", ""),
+                                           request.query_params.get("b", ""))
+        except LookupError as err:
+            return PlainTextResponse(f"{err}\n", status_code=404)
+        except PlanError as err:
+            return _error(str(err), 500)
+        return HTMLResponse(text, headers={"content-security-policy": REPORT_CSP, "x-content-type-options": "nosniff",
+                                           "referrer-policy": "same-origin", "cache-control": "no-store"})
+
     def api_batches(request: Request) -> Response:
         return _json({"batches": batches.batch_list(root)})
 
@@ -396,6 +411,7 @@ def create_app(cfg: StudioConfig) -> Starlette:
         Route("/api/pitch", api_pitch, methods=["POST"]),
         Route("/b/{batch}", batch_page),
         Route("/b/{batch}/report", batch_report),
+        Route("/b/{batch}/compare", batch_compare),
         Route("/api/batches", api_batches),
         Route("/api/batches/{batch}", api_batch),
         Route("/api/batches/{batch}/stream", BatchStream(cfg)),

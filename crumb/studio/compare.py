@@ -1,13 +1,14 @@
-"""Two sessions side by side in the Studio (`/compare?a=ID&b=ID`): the rows `crumb compare A B` prints,
-as a table, with each side's QA screenshots and a link to its page. Built on the server, served without
-script (the report's CSP); every value is escaped."""
+"""Side by side in the Studio, as `crumb compare` prints it: two sessions (`/compare?a=ID&b=ID`: the rows as
+a table, with each side's QA screenshots and a link to its page), or two set-ups of a batch
+(`/b/<id>/compare?a=SETUP&b=SETUP`: the terminal's text). Built on the server, served without script
+(the report's CSP); every value is escaped."""
 
 from __future__ import annotations
 
 import html
 from pathlib import Path
 
-from crumb.report.compare import compare_sessions, rows
+from crumb.report.compare import compare_sessions, compare_setups, render_setups, rows, setup_named
 from crumb.report.digest import SessionDigest, digest
 from crumb.store import paths
 
@@ -33,3 +34,17 @@ def compare_html(root: Path, a: str, b: str) -> str:
             f'<p><a href="/">all sessions</a></p><h1>Side by side</h1>'
             f"<table><thead><tr><th></th><th>A</th><th>B</th></tr></thead><tbody>{body}</tbody></table>"
             f'<div class="shots">{_side_links(da)}{_side_links(db)}</div>')
+
+
+def setups_html(folder: Path, a: str, b: str) -> str:
+    """Two set-ups of the batch in `folder` (names, or numbers in batch.toml's order); LookupError naming
+    the set-ups there are."""
+    from crumb.report.cells import read_batch
+    from crumb.report.summary import summarise
+
+    report = summarise(read_batch(folder))
+    names = [setup_named(report.setups, ref) for ref in (a, b)]
+    text = render_setups(compare_setups(report, *names), width=150)
+    return (f"<!doctype html><meta charset=utf-8><title>compare set-ups · {html.escape(folder.name[-6:])}</title>"
+            f'<style>{STYLE}</style><p><a href="/b/{html.escape(folder.name)}">the batch</a></p>'
+            f"<h1>{html.escape(names[0])} vs {html.escape(names[1])}</h1><pre>{html.escape(text)}</pre>")

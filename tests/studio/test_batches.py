@@ -145,3 +145,14 @@ def test_two_sessions_side_by_side_from_the_session_page(page: Any, bstudio: Stu
     gone = page.goto(f"{bstudio.url}compare?a={a}&b=NOPE")  # an unknown session: 404, one line saying why
     assert gone is not None and gone.status == 404
     assert "compare takes two sessions" in (page.text_content("body") or "")
+
+
+def test_two_setups_of_a_batch_side_by_side(bclient: httpx.Client, made: Made) -> None:
+    """As `crumb compare BATCH 1 2`: set-ups by number or name; an unknown one is a 404 naming those there are."""
+    page = bclient.get(f"/b/{BATCH_ID}/compare", params={"a": "1", "b": "local,fault=wrongtimer"})
+    assert page.status_code == 200, page.text
+    assert "script-src" not in page.headers["content-security-policy"] and "<script" not in page.text
+    assert "<h1>local vs local,fault=wrongtimer</h1>" in page.text
+    assert "A: local" in page.text and "B: local,fault=wrongtimer" in page.text and "rounds→PASS" in page.text
+    bad = bclient.get(f"/b/{BATCH_ID}/compare", params={"a": "1", "b": "nope"})
+    assert bad.status_code == 404 and "no set-up 'nope'" in bad.text and "'local'" in bad.text
