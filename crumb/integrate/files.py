@@ -54,7 +54,7 @@ Entry = WholeFile | JsonKey | JsonListItem | TomlBlock
 
 
 @dataclass(frozen=True)
-class Done:
+class Touched:
     action: Action
     path: Path
     what: str  # the part of the file, e.g. "mcpServers.crumb"; "" for a whole file
@@ -98,14 +98,14 @@ def _block(text: str) -> tuple[int, int] | None:
     return start, len(text) if end < 0 else end + 1
 
 
-def apply(entry: Entry) -> Done:
+def apply(entry: Entry) -> Touched:
     """Put the entry in place; `unchanged` when it already is."""
     if isinstance(entry, WholeFile):
         old = entry.path.read_text(encoding="utf-8") if entry.path.is_file() else None
         if old == entry.text:
-            return Done("unchanged", entry.path, "")
+            return Touched("unchanged", entry.path, "")
         _write(entry.path, entry.text)
-        return Done("wrote", entry.path, "")
+        return Touched("wrote", entry.path, "")
     if isinstance(entry, JsonKey):
         data = _read_json(entry.path)
         node = data
@@ -116,10 +116,10 @@ def apply(entry: Entry) -> Done:
             node = child
         what = ".".join(entry.keys)
         if node.get(entry.keys[-1]) == entry.value:
-            return Done("unchanged", entry.path, what)
+            return Touched("unchanged", entry.path, what)
         node[entry.keys[-1]] = entry.value
         _write(entry.path, _dump_json(data))
-        return Done("wrote", entry.path, what)
+        return Touched("wrote", entry.path, what)
     if isinstance(entry, JsonListItem):
         data = _read_json(entry.path)
         items = data.setdefault(entry.key, [])
@@ -127,10 +127,10 @@ def apply(entry: Entry) -> Done:
         if not isinstance(items, list):
             raise IntegrateError(f"{entry.path}: {entry.key} is not a list: fix it, then run this again")
         if entry.item in items:
-            return Done("unchanged", entry.path, what)
+            return Touched("unchanged", entry.path, what)
         items.append(entry.item)
         _write(entry.path, _dump_json(data))
-        return Done("wrote", entry.path, what)
+        return Touched("wrote", entry.path, what)
     text = entry.path.read_text(encoding="utf-8") if entry.path.is_file() else ""
     span = _block(text)
     outside = text if span is None else text[:span[0]] + text[span[1]:]
@@ -139,39 +139,39 @@ def apply(entry: Entry) -> Done:
                              "then run this again")
     block = f"{BEGIN}\n{entry.text.rstrip()}\n{END}\n"
     if span is not None and text[span[0]:span[1]] == block:
-        return Done("unchanged", entry.path, f"[{entry.table}]")
+        return Touched("unchanged", entry.path, f"[{entry.table}]")
     if span is None:
         new = text + ("\n" if text and not text.endswith("\n") else "") + ("\n" if text.strip() else "") + block
     else:
         new = text[:span[0]] + block + text[span[1]:]
     _write(entry.path, new)
-    return Done("wrote", entry.path, f"[{entry.table}]")
+    return Touched("wrote", entry.path, f"[{entry.table}]")
 
 
-def remove(entry: Entry) -> Done:
+def remove(entry: Entry) -> Touched:
     """Take the entry out again; a whole file someone changed since is kept, and said so."""
     if isinstance(entry, WholeFile):
         if not entry.path.is_file():
-            return Done("absent", entry.path, "")
+            return Touched("absent", entry.path, "")
         if entry.path.read_text(encoding="utf-8") != entry.text:
-            return Done("kept", entry.path, "")
+            return Touched("kept", entry.path, "")
         entry.path.unlink()
         _prune(entry.path.parent)
-        return Done("removed", entry.path, "")
+        return Touched("removed", entry.path, "")
     if isinstance(entry, JsonKey | JsonListItem):
         if not entry.path.is_file():
-            return Done("absent", entry.path, "")
+            return Touched("absent", entry.path, "")
         data = _read_json(entry.path)
         if isinstance(entry, JsonKey):
             what, parents, node = ".".join(entry.keys), [], data
             for key in entry.keys[:-1]:
                 child = node.get(key)
                 if not isinstance(child, dict):
-                    return Done("absent", entry.path, what)
+                    return Touched("absent", entry.path, what)
                 parents.append((node, key))
                 node = child
             if entry.keys[-1] not in node:
-                return Done("absent", entry.path, what)
+                return Touched("absent", entry.path, what)
             del node[entry.keys[-1]]
             for parent, key in reversed(parents):  # an mcpServers left empty goes too
                 if parent[key] == {}:
@@ -180,7 +180,7 @@ def remove(entry: Entry) -> Done:
             what = f"{entry.key}[{entry.item!r}]"
             items = data.get(entry.key)
             if not isinstance(items, list) or entry.item not in items:
-                return Done("absent", entry.path, what)
+                return Touched("absent", entry.path, what)
             items.remove(entry.item)
             if not items:
                 del data[entry.key]
@@ -188,14 +188,14 @@ def remove(entry: Entry) -> Done:
             _write(entry.path, _dump_json(data))
         else:
             entry.path.unlink()
-        return Done("removed", entry.path, what)
+        return Touched("removed", entry.path, what)
     text = entry.path.read_text(encoding="utf-8") if entry.path.is_file() else ""
     span = _block(text)
     if span is None:
-        return Done("absent", entry.path, f"[{entry.table}]")
+        return Touched("absent", entry.path, f"[{entry.table}]")
     rest = (text[:span[0]].rstrip("\n") + "\n" + text[span[1]:].lstrip("\n")).strip("\n")
     _write(entry.path, rest + "\n" if rest else "")
-    return Done("removed", entry.path, f"[{entry.table}]")
+    return Touched("removed", entry.path, f"[{entry.table}]")
 
 
 def _prune(folder: Path) -> None:

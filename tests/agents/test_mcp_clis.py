@@ -21,7 +21,7 @@ from tests.agents.clis import BIN, FOREIGN, cli, point_at
 from tests.agents.fake_anthropic import FakeAnthropic
 from tests.agents.fake_base import Recorded
 from tests.agents.fake_gemini import FakeGemini
-from tests.daemon.conftest import crumb, events, state
+from tests.daemon.conftest import events, state
 
 pytestmark = pytest.mark.browser
 PITCH = "a 60-second snake game"
@@ -106,10 +106,9 @@ class GeminiDriver(FakeGemini):
             super().handle(h, rec)
             return
         crumb_tools = {n for n in names if any(n == t or n.endswith(f"_{t}") for t, _ in PLAN)}
-        results = [json.dumps(p["functionResponse"].get("response")) for c in rec.body.get("contents") or []
+        results = [_longest(p["functionResponse"].get("response")) for c in rec.body.get("contents") or []
                    for p in c.get("parts") or [] if isinstance(p, dict) and isinstance(p.get("functionResponse"), dict)
                    and p["functionResponse"].get("name") in crumb_tools]
-        results = [r.replace('\\"', '"') for r in results]  # the tool's JSON text, quoted inside the response
         step = self.driver.next_call(names, results)
         parts = [{"text": step}] if isinstance(step, str) else [{"functionCall": {"name": step[0], "args": step[1]}}]
         SSE(h).event(self._chunk(parts, self.model))
@@ -120,6 +119,14 @@ def _text(content: Any) -> str:
     if isinstance(content, str):
         return content
     return "".join(b.get("text", "") for b in content or [] if isinstance(b, dict))
+
+
+def _longest(value: Any) -> str:
+    """The tool's text inside Gemini CLI's functionResponse (its shape differs by version): the longest string."""
+    if isinstance(value, str):
+        return value
+    found = [_longest(v) for v in (value.values() if isinstance(value, dict) else value if isinstance(value, list) else [])]
+    return max(found, key=len, default="")
 
 
 def _env(home: Path) -> dict[str, str]:
@@ -148,7 +155,7 @@ def _assert_steered_to_pass(root: Path, driver: Driver, answer: str) -> None:
     assert message["from"] == "user" and "make it red" in json.dumps(message["data"])
     goal = events(root, sid, "goal")[0]
     assert goal["data"]["pitch"] == PITCH and goal["data"]["source"]["name"].startswith("mcp-pitch")
-    assert json.loads(driver.results[-1])["verdict"] == "PASS"
+    assert '"verdict": "PASS"' in driver.results[-1], driver.results[-1][:1000]  # what the verdict tool told the model
     assert '"verdict": "PASS"' in answer or "PASS" in answer  # the CLI's final answer carries the verdict
 
 
@@ -191,14 +198,3 @@ def test_gemini_cli_pitches_and_steers_a_session_through_the_crumb_extension(roo
     result = json.loads(run.stdout)
     _assert_steered_to_pass(root, server.driver, result["response"])
 
-
-def test_integrate_is_idempotent_and_remove_takes_everything_out(root, tmp_path):
-    home = tmp_path / "home"
-    home.mkdir()
-    env = _env(home)
-    for host in ("claude", "codex", "gemini"):
-        first = _integrate(root, host, env)
-        assert first.split()[0] == "wrote"
-        assert set(line.split()[0] for line in _integrate(root, host, env).splitlines()) == {"unchanged"}
-    again = crumb(root, "integrate", "claude", "--remove", env=env)
-    assert again.returncode == 0 and set(line.split()[0] for line in again.stdout.splitlines()) == {"removed"}
