@@ -163,14 +163,20 @@ def steer(root: Path, session: str, text: str) -> Steered:
 
 def wait(root: Path, session: str, timeout_s: float = 120.0) -> dict[str, Any]:
     """Block until the session is done or waits for a person, at most `timeout_s` (capped at MAX_WAIT_S):
-    `crumb wait --json`'s object, plus timed_out and whether a daemon is watching."""
+    `crumb wait --json`'s object, plus timed_out and whether a daemon is watching (when none is, it answers
+    at once with a note saying how to start one, rather than waiting for nothing)."""
     sid = session_of(root, session)
-    timeout = min(max(timeout_s, 0.0), MAX_WAIT_S)
+    watched = daemon_status(root)["running"]
+    timeout = min(max(timeout_s, 0.0), MAX_WAIT_S) if watched else 0.0  # with no daemon, nothing would change
     try:
         state = follow(root, sid, timeout=timeout, until=settled_or_refused(root, sid))
     except TranscriptError as err:
         raise ToolRefused(str(err)) from None
-    return {**outcome(root, state), "timed_out": not settled(state), "daemon_running": daemon_status(root)["running"]}
+    out = {**outcome(root, state), "timed_out": not settled(state), "daemon_running": watched}
+    if not watched and not settled(state):
+        out["note"] = (f"no crumb daemon is watching {root}, so nothing runs this session: steer it (any message "
+                       "starts one) or run `crumb watch` there")
+    return out
 
 
 def status(root: Path, session: str) -> dict[str, Any]:

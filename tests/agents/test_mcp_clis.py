@@ -198,3 +198,23 @@ def test_gemini_cli_pitches_and_steers_a_session_through_the_crumb_extension(roo
     result = json.loads(run.stdout)
     _assert_steered_to_pass(root, server.driver, result["response"])
 
+
+
+def test_codex_reads_the_server_entry_integrate_writes_and_loses_it_on_remove(tmp_path):
+    """Codex's own `codex mcp get` reads the [mcp_servers.crumb] block (no model run: the session flow is the
+    one Claude Code and Gemini CLI drive above)."""
+    codex = cli("codex")
+    root, home = tmp_path / "root", tmp_path / "home"
+    root.mkdir()
+    home.mkdir()
+    env = {**_env(home), "CODEX_HOME": str(home / ".codex")}
+    _integrate(root, "codex", env)
+    got = subprocess.run([str(codex), "mcp", "get", "crumb", "--json"], env=env, capture_output=True, text=True, timeout=120)
+    assert got.returncode == 0, got.stderr
+    transport = json.loads(got.stdout)["transport"]
+    assert [transport["command"], *transport["args"]] == [sys.executable, "-m", "crumb", "--root", str(root), "mcp"]
+    removed = subprocess.run([sys.executable, "-m", "crumb", "--root", str(root), "integrate", "codex", "--remove"],
+                             env=env, capture_output=True, text=True, timeout=60)
+    assert removed.returncode == 0, removed.stderr
+    gone = subprocess.run([str(codex), "mcp", "get", "crumb", "--json"], env=env, capture_output=True, text=True, timeout=120)
+    assert gone.returncode != 0

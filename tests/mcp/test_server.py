@@ -21,6 +21,8 @@ from mcp import Client, StdioServerParameters
 from crumb.daemon.lock import daemon_status
 from crumb.mcp.server import build
 from crumb.store import paths
+from crumb.store.writer import TranscriptWriter
+from tests.core.sim import Sim
 from tests.core.test_cli_core import finished_session
 from tests.daemon.conftest import events
 from tests.wait import wait_until
@@ -143,6 +145,8 @@ def test_refusals_are_one_line_and_write_nothing(root):
     assert "unknown" in refused(root, "steer", {"session": sid[-4:], "text": "/frobnicate now"}).lower()
     assert "no session 'NOPE'" in refused(root, "steer", {"session": "nope", "text": "/pause"})
     assert "outside" in refused(root, "qa", {"path": "/etc"})
+    waited = ok(root, "wait", {"session": sid, "timeout_s": 300})  # settled already: answers at once
+    assert waited["done"] == "pass" and waited["timed_out"] is False and "note" not in waited
     assert "no game yet" in refused_resource(root, f"crumb://sessions/{sid}/game")
     assert inbox_files(root) == before
     assert daemon_status(root)["running"] is False  # nothing was accepted, so nothing was started
@@ -168,3 +172,11 @@ def test_qa_runs_on_a_game_inside_the_root_only(root, tmp_path):
     shutil.copy(GAME, outside / "index.html")
     assert "is outside" in refused(root, "qa", {"path": str(outside)})
     assert "does not exist" in refused(root, "qa", {"path": "games/none"})
+
+
+def test_wait_with_no_daemon_watching_says_so_instead_of_waiting_for_nothing(root):
+    sid = "01JDZ0RQ3V8KX6T2M4N5P7W9YC"
+    Sim(writer=TranscriptWriter(paths.transcript_path(root, sid), sid, fsync="never")).to_spec()  # the Builder runs
+    waited = ok(root, "wait", {"session": sid, "timeout_s": 300})
+    assert waited["timed_out"] is True and waited["done"] is None and waited["daemon_running"] is False
+    assert waited["note"].startswith(f"no crumb daemon is watching {root}") and "`crumb watch`" in waited["note"]
