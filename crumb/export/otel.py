@@ -45,6 +45,8 @@ ERROR_TYPE = "error.type"
 INVOKE_AGENT = "invoke_agent"
 INVOKE_WORKFLOW = "invoke_workflow"
 
+#: CRUMB's provider names that the conventions spell otherwise (GenAiProviderNameValues); others pass as they are
+PROVIDER_NAMES = {"google": "gcp.gen_ai"}  # the Gemini CLI: "any Google generative AI endpoint"
 SCOPE = "crumb"
 MAX_SPAN_EVENTS = 128  # the SDK's default limit of events per span
 MAX_TEXT = 1000
@@ -97,6 +99,10 @@ def ts_ns(ts: str) -> int:
 
 def _text(value: Any) -> str:
     return " ".join(str(value).split())[:MAX_TEXT]
+
+
+def _provider(name: Any) -> str | None:
+    return PROVIDER_NAMES.get(str(name), str(name)) if name else None
 
 
 def _mapping(value: Any) -> Mapping[str, Any]:
@@ -232,7 +238,7 @@ class SpanBuilder:
         attrs = self._attrs({
             GEN_AI_OPERATION_NAME: INVOKE_AGENT,
             GEN_AI_AGENT_NAME: run.actor,
-            GEN_AI_PROVIDER_NAME: meta.get("provider") or binding.get("provider") or None,
+            GEN_AI_PROVIDER_NAME: _provider(meta.get("provider") or binding.get("provider")),
             GEN_AI_REQUEST_MODEL: binding.get("model") or None,
             GEN_AI_RESPONSE_MODEL: meta.get("model") or None,
             GEN_AI_USAGE_INPUT_TOKENS: _count(meta.get("tokens_in")),

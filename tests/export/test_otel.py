@@ -59,6 +59,8 @@ def test_the_names_are_the_semantic_conventions_packages() -> None:
     assert otel.ERROR_TYPE == error_attributes.ERROR_TYPE
     values = {v.value for v in semconv.GenAiOperationNameValues}
     assert {otel.INVOKE_AGENT, otel.INVOKE_WORKFLOW} <= values
+    providers = {v.value for v in semconv.GenAiProviderNameValues}
+    assert set(otel.PROVIDER_NAMES.values()) <= providers and {"anthropic", "openai"} <= providers  # claude, codex
 
 
 def test_a_real_session_exports_as_an_otlp_request_with_its_ids_times_and_usage(made: Made, tmp_path: Path) -> None:
