@@ -58,7 +58,7 @@ class OtelStream:
 
         self._ids = _preset_ids()
         self.provider = TracerProvider(resource=Resource.create({"service.name": SCOPE, "service.version": __version__}),
-                                       id_generator=self._ids)
+                                       id_generator=self._ids, shutdown_on_exit=False)  # close() bounds it
         reporting = _reporting_exporter(exporter, where)
         self.provider.add_span_processor(BatchSpanProcessor(reporting, schedule_delay_millis=500) if batch
                                          else SimpleSpanProcessor(reporting))

@@ -215,6 +215,7 @@ class SpanBuilder:
             for run in self.runs.values():
                 out.append(self._run_span(run, now, None, "unfinished"))
             self.runs.clear()
+            self.issued.clear()
             out.append(self._session_span(now, event))
         return out
 
@@ -252,6 +253,7 @@ class SpanBuilder:
             "crumb.attempt": _count(sdata.get("attempt")),
             "crumb.log": str(sdata["log"]) if sdata.get("log") else None,
             "crumb.outcome": outcome,
+            "crumb.open": True if outcome == "open" else None,
             "crumb.result.kind": str(result.get("kind")) if result is not None else None,
             "crumb.result.event.id": str(result.get("id")) if result is not None else None,
         })

@@ -27,7 +27,6 @@ from tests.export.test_otel import read_otlp
 from tests.loopback import refusing_port
 from tests.wait import wait_until
 
-pytestmark = pytest.mark.browser
 PITCH = "60-second snake"
 
 
@@ -48,6 +47,7 @@ def same(live: Any, export: Any) -> None:
     assert list(live.events) == list(export.events), live.name
 
 
+@pytest.mark.browser
 def test_the_sdk_gets_the_spans_the_export_writes(root: Path, qa_runner: Any, tmp_path: Path) -> None:
     memory = InMemorySpanExporter()
     with RunningDaemon(root, qa_runner, span_exporter=memory):
@@ -105,6 +105,7 @@ def received(httpd: ThreadingHTTPServer) -> dict[bytes, Any]:
             for ss in rs.scope_spans for s in ss.spans}
 
 
+@pytest.mark.browser
 def test_crumb_watch_streams_a_session_to_an_otlp_receiver(root: Path, collector: ThreadingHTTPServer,
                                                            tmp_path: Path) -> None:
     port = collector.server_address[1]
@@ -127,6 +128,7 @@ def test_crumb_watch_streams_a_session_to_an_otlp_receiver(root: Path, collector
     assert {kv.key: kv.value.string_value for kv in resource.attributes}["service.name"] == "crumb"
 
 
+@pytest.mark.browser
 def test_a_collector_that_is_down_costs_one_line_and_nothing_else(root: Path) -> None:
     with refusing_port() as port:
         (root / "crumb.toml").write_text(f'[settings.otel]\nendpoint = "http://127.0.0.1:{port}"\n')

@@ -9,6 +9,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+import pytest
 from google.protobuf import json_format
 from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTraceServiceRequest
 from opentelemetry.semconv._incubating.attributes import gen_ai_attributes as semconv
@@ -63,6 +64,7 @@ def test_the_names_are_the_semantic_conventions_packages() -> None:
     assert set(otel.PROVIDER_NAMES.values()) <= providers and {"anthropic", "openai"} <= providers  # claude, codex
 
 
+@pytest.mark.browser
 def test_a_real_session_exports_as_an_otlp_request_with_its_ids_times_and_usage(made: Made, tmp_path: Path) -> None:
     transcript = paths.transcript_path(made.root, made.session)
     before = (transcript.read_bytes(), sorted(p.name for p in transcript.parent.rglob("*")))
@@ -171,3 +173,23 @@ def test_usage_a_harness_reports_maps_and_usage_it_does_not_is_left_out() -> Non
     (session,) = builder.still_open()  # no done yet: the session span is open, ended at the last event
     assert session.attributes["crumb.open"] is True and session.end_ns == otel.ts_ns("2026-12-01T10:00:06.000000Z")
     assert (session.attributes["crumb.tokens_in"], session.attributes["crumb.tokens_out"]) == (1200, 340)
+
+
+def test_a_run_the_daemon_ran_again_or_done_cut_short_ends_where_the_transcript_says() -> None:
+    verifier = run_actor("E1.1", "verifier", "claude", "anthropic", "claude-opus-4-1")
+    builder = otel.SpanBuilder("S1")
+    feed = [
+        (ev(1, "session.start", "daemon", {}), (verifier,)),
+        (ev(2, "effect.started", "dispatcher", {"kind": "run_actor", "actor": "verifier", "attempt": 1}, effect="E1.1"), ()),
+        (ev(3, "effect.started", "dispatcher", {"kind": "run_actor", "actor": "verifier", "attempt": 1}, effect="E1.1"), ()),
+    ]
+    got = [span for event, effects in feed for span in builder.feed(event, effects)]
+    (interrupted,) = got  # the daemon restarted and dispatched the pending run again
+    assert interrupted.attributes["crumb.outcome"] == "interrupted" and interrupted.status == "error"
+    assert interrupted.end_ns == otel.ts_ns(feed[2][0]["ts"])
+    (still,) = [s for s in builder.still_open() if s.name == "invoke_agent verifier"]
+    assert still.attributes["crumb.open"] is True and still.attributes["gen_ai.request.model"] == "claude-opus-4-1"
+    run, session = builder.feed(ev(4, "done", "dispatcher", {"reason": "cancelled"}))
+    assert run.attributes["crumb.outcome"] == "unfinished" and run.end_ns == session.end_ns
+    assert session.status == "unset" and session.attributes["crumb.done.reason"] == "cancelled"
+    assert "crumb.open" not in session.attributes and builder.still_open() == []
