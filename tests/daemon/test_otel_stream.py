@@ -4,6 +4,7 @@ are the spans `crumb export --otel` writes from the transcript; a collector that
 
 from __future__ import annotations
 
+import sys
 import threading
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -158,3 +159,16 @@ def test_the_traces_url_is_the_collectors_base_plus_the_otlp_path() -> None:
     assert traces_url("http://127.0.0.1:4318") == "http://127.0.0.1:4318/v1/traces"
     assert traces_url("http://127.0.0.1:4318/") == "http://127.0.0.1:4318/v1/traces"
     assert traces_url("https://otel.example/custom/traces") == "https://otel.example/custom/traces"
+
+
+def test_an_endpoint_without_the_sdk_installed_says_how_to_install_it(monkeypatch: pytest.MonkeyPatch,
+                                                                       caplog: pytest.LogCaptureFixture) -> None:
+    from crumb.daemon import otel_stream
+
+    monkeypatch.setitem(sys.modules, "opentelemetry.exporter.otlp.proto.http.trace_exporter", None)  # not installed
+    said: list[str] = []
+    with caplog.at_level("WARNING", logger="crumb.otel"):
+        assert otel_stream.start("http://127.0.0.1:4318", said.append) is None
+    assert said == [] and len(caplog.records) == 1
+    assert "pip install 'crumb-games[otel]'" in caplog.records[0].getMessage()
+    assert otel_stream.start("", said.append) is None and len(caplog.records) == 1  # no endpoint: nothing said
