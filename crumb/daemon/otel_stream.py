@@ -59,9 +59,9 @@ class OtelStream:
         self._ids = _preset_ids()
         self.provider = TracerProvider(resource=Resource.create({"service.name": SCOPE, "service.version": __version__}),
                                        id_generator=self._ids, shutdown_on_exit=False)  # close() bounds it
-        reporting = _reporting_exporter(exporter, where)
-        self.provider.add_span_processor(BatchSpanProcessor(reporting, schedule_delay_millis=500) if batch
-                                         else SimpleSpanProcessor(reporting))
+        self.reporting = _reporting_exporter(exporter, where)
+        self.provider.add_span_processor(BatchSpanProcessor(self.reporting, schedule_delay_millis=500) if batch
+                                         else SimpleSpanProcessor(self.reporting))
         self.tracer = self.provider.get_tracer(SCOPE, __version__)
         self.builders: dict[str, SpanBuilder] = {}
         self._broken = False
@@ -103,11 +103,11 @@ class OtelStream:
         span.end(end_time=record.end_ns)
 
     def close(self) -> None:
-        """Send what is queued, waiting at most CLOSE_TIMEOUT_S (a collector that is down never holds
-        up the daemon's stop)."""
+        """Send what is queued, waiting at most CLOSE_TIMEOUT_S; not at all while deliveries fail (a
+        collector that is down never holds up the daemon's stop)."""
         done = threading.Thread(target=self.provider.shutdown, name="crumb-otel-close", daemon=True)
         done.start()
-        done.join(CLOSE_TIMEOUT_S)
+        done.join(0 if self.reporting.failing else CLOSE_TIMEOUT_S)
 
 
 def _preset_ids() -> Any:
