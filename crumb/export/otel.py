@@ -207,8 +207,11 @@ class SpanBuilder:
                 kind in RUN_CLOSES.get(self.runs[effect_id].actor, ()):
             run = self.runs.pop(effect_id)
             out.append(self._run_span(run, now, event, "failed" if kind == "effect.failed" else "result"))
-        elif kind == "qa.result" and isinstance(effect_id, str) and effect_id not in self.checked:
-            self.checked.add(effect_id)  # a second result for the same check is ignored, as the reducer does
+        elif (kind == "qa.result" or (kind == "effect.failed" and data.get("kind") == "qa_check")) and \
+                isinstance(effect_id, str) and effect_id not in self.checked:
+            # a QA check ends in its result, or in effect.failed when QA could not run at all (no browser);
+            # a second result for the same check is ignored, as the reducer does
+            self.checked.add(effect_id)
             out.append(self._qa_span(event, now))
         elif kind == "done" and not self.done:
             self.done = True
@@ -280,6 +283,8 @@ class SpanBuilder:
         meta: Mapping[str, Any] = event.get("meta") or {}
         effect_id = str(event.get("effect"))
         issued = self.issued.pop(effect_id, None)
+        check = issued[0] if issued is not None and isinstance(issued[0], QACheck) else None
+        failed = event.get("kind") == "effect.failed"
         took = _count(meta.get("duration_ms")) or _count(data.get("duration_ms"))
         start = issued[1] if issued is not None else end_ns - (took or 0) * 1_000_000
         probes = [p for p in data.get("probes") or [] if isinstance(p, Mapping)]
@@ -287,13 +292,16 @@ class SpanBuilder:
         attrs = self._attrs({
             "crumb.effect.id": effect_id,
             "crumb.event.id": str(event.get("id")),
-            "crumb.build.id": str(data.get("build") or event.get("parent") or "") or None,
+            "crumb.build.id": str(data.get("build") or event.get("parent") or (check.build if check else "")) or None,
+            "crumb.outcome": "failed" if failed else "result",
+            "crumb.attempt": check.attempt if check is not None else None,
+            ERROR_TYPE: "effect.failed" if failed else None,
             "crumb.harness": str(meta.get("harness")) if meta.get("harness") else None,
             "crumb.duration_ms": took,
             "crumb.qa.ok": bool(data.get("ok")),
-            "crumb.qa.loaded": bool(data.get("loaded")),
-            "crumb.qa.probes": len(probes),
-            "crumb.qa.probes_failed": sum(1 for p in probes if not p.get("ok")),
+            "crumb.qa.loaded": None if failed else bool(data.get("loaded")),
+            "crumb.qa.probes": None if failed else len(probes),
+            "crumb.qa.probes_failed": None if failed else sum(1 for p in probes if not p.get("ok")),
             "crumb.qa.fps": float(data["fps"]) if isinstance(data.get("fps"), int | float) else None,
             "crumb.qa.findings": [str(f.get("code")) for f in findings] or None,
             "crumb.qa.error": _text(data["error"]) if data.get("error") else None,

@@ -193,3 +193,20 @@ def test_a_run_the_daemon_ran_again_or_done_cut_short_ends_where_the_transcript_
     assert run.attributes["crumb.outcome"] == "unfinished" and run.end_ns == session.end_ns
     assert session.status == "unset" and session.attributes["crumb.done.reason"] == "cancelled"
     assert "crumb.open" not in session.attributes and builder.still_open() == []
+
+
+def test_a_qa_check_that_could_not_run_is_a_failed_qa_span() -> None:
+    from crumb.reducer.effects import QACheck
+
+    check = QACheck(id="B3.1", build="01KDVD00000000000000000003", manifest={}, criteria=[], controls=[])
+    builder = otel.SpanBuilder("S1")
+    builder.feed(ev(1, "session.start", "daemon", {}))
+    builder.feed(ev(3, "build", "builder", {}), (check,))
+    (span,) = builder.feed(ev(5, "effect.failed", "dispatcher", {
+        "effect_id": "B3.1", "kind": "qa_check", "actor": "qa", "adapter": "playwright", "attempt": 1,
+        "error": "no Chromium found: apt install chromium-headless-shell"}, effect="B3.1", meta={"harness": "playwright"}))
+    a = span.attributes
+    assert span.name == "qa_check" and span.status == "error" and "no Chromium" in span.status_message
+    assert (span.start_ns, span.end_ns) == (otel.ts_ns(ev(3, "build", "", {})["ts"]), otel.ts_ns(ev(5, "x", "", {})["ts"]))
+    assert a["crumb.outcome"] == "failed" and a["error.type"] == "effect.failed" and a["crumb.qa.ok"] is False
+    assert a["crumb.build.id"] == check.build and "crumb.qa.probes" not in a  # QA never looked at the game
