@@ -23,7 +23,7 @@ TABLE: dict[str, tuple[str, str]] = {
     "compare": ("report", "Side by side: two sessions (`compare A B`), or two set-ups of a batch "
                           "(`compare BATCH SETUP_A SETUP_B`)."),
     "config": ("config", "Show how CRUMB is configured here."),
-    "export": ("export", "Export a session's game: a zip (default), one HTML file, an itch.io zip, or a one-file report."),
+    "export": ("export", "Export a session's game: a zip (default), one HTML file, an itch.io zip, a one-file report, or its OpenTelemetry spans (--otel)."),
     "doctor": ("doctor", "Check agent CLIs, browser, watcher and presets; exit 1 when the default setup cannot run."),
     "fork": ("fork", "Fork a session at a point (--at SEQ, spec or build) and go on with other bindings (--role, --preset)."),
     "gc": ("housekeeping", "Remove (or --archive) settled sessions older than an age; running ones are never touched."),

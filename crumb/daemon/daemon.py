@@ -27,7 +27,7 @@ from ulid import ULID
 
 from crumb.actors.harness import local_only
 from crumb.config import load_settings
-from crumb.daemon import files, grammar
+from crumb.daemon import files, grammar, otel_stream
 from crumb.daemon.lock import DaemonLock
 from crumb.daemon.plans import PLAN_SUFFIX, plan_handler
 from crumb.dispatcher.dispatch import Dispatcher, spec_rules
@@ -88,6 +88,7 @@ class Daemon:
         stop_when: Callable[[dict[str, Live]], bool] | None = None,
         echo: bool = True,
         workers: int = 8,
+        span_exporter: Any | None = None,
     ) -> None:
         self.root = root.resolve()
         self.settings = load_settings(self.root)
@@ -104,6 +105,13 @@ class Daemon:
         self.ready = threading.Event()
         self.shutdown_timeout_s = 10.0
         self._batches: dict[str, threading.Thread] = {}  # batch id → the thread driving it
+        self.otel = self._otel(span_exporter)
+
+    def _otel(self, exporter: Any | None) -> Any:
+        """The live OpenTelemetry stream ([settings.otel] endpoint; `exporter`: a test's SpanExporter instead)."""
+        if exporter is not None:
+            return otel_stream.OtelStream(exporter, where="the test's exporter", batch=False)
+        return otel_stream.start(self.settings.otel.endpoint, self._say)
 
     # ------------------------------------------------------------ lifecycle
 
@@ -133,6 +141,8 @@ class Daemon:
             left = self.dispatcher.shutdown(timeout=self.shutdown_timeout_s)
             if left:
                 self._say(f"stopped with {left} effect(s) in flight: they are dispatched again on the next start")
+            if self.otel is not None:
+                self.otel.close()
             self._lock.release()
 
     def stop(self) -> None:
@@ -215,6 +225,8 @@ class Daemon:
         for event in events:
             effects = apply(live.state, event)
             self._remember_sources(live, event)
+            if self.otel is not None:  # an observer: it never changes what the loop does
+                self.otel.feed(session, event, effects, live=not resume)
             if not resume:
                 self._say(f"{session[-6:]} #{event['seq']} {event['kind']}: {event.get('body', '')}")
                 for effect in effects:

@@ -22,7 +22,8 @@ ROOT = Path(__file__).resolve().parents[2]
 
 #: what no start of ls, status or steer may import (nor --help)
 HEAVY = ("playwright", "starlette", "uvicorn", "httpx", "lingua", "crumb.studio", "crumb.qa", "crumb.actors",
-         "crumb.dispatcher", "crumb.daemon.daemon", "crumb.daemon.watcher", "mcp", "mcp_types", "crumb.mcp")
+         "crumb.dispatcher", "crumb.daemon.daemon", "crumb.daemon.watcher", "mcp", "mcp_types", "crumb.mcp",
+         "opentelemetry", "google.protobuf", "crumb.export.otel", "crumb.daemon.otel_stream")
 #: what --help does not need either: it lists the commands from crumb.cli.TABLE
 NOT_FOR_HELP = (*HEAVY, "pydantic", "msgspec", "ulid", "crumb.cli.", "crumb.genres", "crumb.protocol", "crumb.reducer")
 #: `ls` and `status` replay transcripts: the reducer reads the kinds' names (crumb.protocol.names), no event model;
