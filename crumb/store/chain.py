@@ -14,13 +14,11 @@ the daemon and the Studio check with `Chain`.
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Literal
 
 import msgspec
-
-PREV = "prev"
 
 Status = Literal["sealed", "unsealed", "broken"]
 
