@@ -74,13 +74,12 @@ class Chain:
     """
 
     def __init__(self, session: str | None = None) -> None:
-        self.session = session  # the folder's name when known; else the first line's
+        self.session = session  # the session every line must belong to; when None, the first line's
         self.lines = 0  # complete lines fed
         self.sealed_from: int | None = None  # the first line carrying `prev`
         self.head: str | None = None  # line_hash of the last line fed
         self.broken: ChainBreak | None = None
         self._prefix = hashlib.sha256()  # every byte so far, while no line carries `prev` (the mixed case)
-        self._before: list[tuple[bytes, str]] = []  # the last two lines fed and their hashes
         self._suspect: tuple[int, str, str] | None = None  # (line, its prev, the hash expected) awaiting a look ahead
         self._after: list[tuple[bytes, _Envelope | None, str]] = []  # lines fed after the suspect one
 
@@ -107,7 +106,6 @@ class Chain:
             self.sealed_from = n
         if self.sealed_from is None:
             self._prefix.update(raw + b"\n")
-        self._before = [*self._before[-1:], (raw, h)]
         self.head = h
         return self.broken
 
@@ -172,7 +170,7 @@ class Chain:
             return str(self.session)
         if self.sealed_from is None:  # the first sealed line after old ones seals all of them
             return self._prefix.hexdigest()
-        return self._before[-1][1]
+        return str(self.head)  # not yet updated: the line before this one
 
     def _settle(self, *, final: bool) -> None:
         """Name the break at the suspect line from the line(s) after it."""
@@ -191,7 +189,8 @@ class Chain:
                 gone = f"seq {n}" if here.seq == n + 1 else f"seq {n} to {here.seq - 1}"
                 after = "the start" if n == 1 else f"line {n - 1}"
                 self._fail(n, f"seq {n}", f"seq {here.seq}", f"the line(s) with {gone} were removed before this line "
-                           f"(seq jumps to {here.seq} after {after}, and prev does not match {after})")
+                           f"(or moved further down): seq jumps to {here.seq} after {after}, and prev does not match "
+                           f"{after}")
             self._suspect = None
             return
         if nxt is None and not final:
