@@ -44,6 +44,7 @@ TABLE: dict[str, tuple[str, str]] = {
     "rm": ("housekeeping", "Remove sessions (or archive them with --archive); a running session is refused."),
     "run": ("watch", "One shot: pitch, run the daemon in this process until that session is done or waits for a "
                      "person, print the game's path."),
+    "seal": ("verify", "Print the head hash of a session's transcript (its last line's sha256) to publish, e.g. in a commit."),
     "schema": ("sessions", "Print the JSON Schema of a transcript line."),
     "status": ("sessions", "Where a session stands: phase, round, verdicts, pending effects, budgets."),
     "steer": ("steer", "Steer a session: plain text, a /command or '@actor text' (see README: How to steer)."),
@@ -51,6 +52,8 @@ TABLE: dict[str, tuple[str, str]] = {
     "tail": ("sessions", "Show a session's latest events."),
     "veto": ("steer", "Veto a PARTIAL verdict, with a reason the Builder gets as feedback."),
     "wait": ("pitch", "Wait until a session is done or waits for a person."),
+    "verify": ("verify", "Check a session's hash chain and the artifacts its transcript recorded; name the first "
+                         "break, exit 1."),
     "versions": ("release", "List the versions kept under versions/ with their lineage (and any file changed since its release)."),
     "watch": ("watch", "Run the daemon: watch inbox/ and every session, reduce events, dispatch effects."),
 }

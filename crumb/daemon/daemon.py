@@ -38,7 +38,7 @@ from crumb.reducer.reduce import apply, initial_state
 from crumb.reducer.state import SessionState
 from crumb.store import filesig, paths
 from crumb.store.filesig import stamp_of
-from crumb.store.follow import Follower
+from crumb.store.follow import ChainBroken, Follower
 from crumb.store.reader import TranscriptError, repair
 from crumb.store.writer import AppendRefused, TranscriptWriter
 from crumb.terminal import safe
@@ -204,7 +204,7 @@ class Daemon:
             self.sessions[session] = live
             self._say(f"{session[-6:]} left alone: {why}")
             return live
-        live = Live(state=initial_state(session), cursor=Follower(path))
+        live = Live(state=initial_state(session), cursor=Follower(path, chain=True))
         self.sessions[session] = live
         self._advance(session, resume=True)
         return live
@@ -218,6 +218,11 @@ class Daemon:
             return
         try:
             events = live.cursor.read_new()
+        except ChainBroken as err:
+            live.broken = str(err)
+            self._say(f"{session[-6:]} left alone: {err} — `crumb verify {session}` names it; "
+                      "restore the transcript from a copy to go on")
+            return
         except TranscriptError as err:
             live.broken = str(err)
             self._say(f"{session[-6:]} transcript damaged, session left alone: {err}")
@@ -354,7 +359,7 @@ class Daemon:
             (sdir / sub).mkdir(parents=True, exist_ok=True)
         writer = self._writer(session)
         if live is None:
-            live = Live(state=initial_state(session), cursor=Follower(paths.transcript_path(self.root, session)))
+            live = Live(state=initial_state(session), cursor=Follower(paths.transcript_path(self.root, session), chain=True))
             self.sessions[session] = live
         if live.state.events == 0 and start is not None:
             data, warnings = start
@@ -423,6 +428,9 @@ class Daemon:
         if live is None:
             return  # a folder without a transcript is not a session
         self._advance(session)  # see everything already recorded before deciding what is new
+        if live.broken:  # nothing is appended to a transcript CRUMB will not act on; the file stays for later
+            self._say(f"{session[-6:]} steering file {path.name} left in its inbox: {live.broken}")
+            return
         got = self._read(path)
         if got is None:
             return
@@ -483,7 +491,7 @@ class Daemon:
 
     def _spec_edited(self, session: str) -> None:
         live = self.sessions.get(session)
-        if live is None or live.state.spec is None:
+        if live is None or live.state.spec is None or live.broken:
             return
         self._advance(session)
         target = paths.spec_md_path(self.root, session)

@@ -240,7 +240,7 @@ def create_app(cfg: StudioConfig) -> Starlette:
         try:
             body = data.session_detail_json(root, sid)
         except Exception as err:  # a damaged transcript: say which line, keep serving the rest
-            return _error(str(err).splitlines()[0], 500)
+            return _error(data.damaged(root, sid, err), 500)
         return Response(body, media_type="application/json", headers={"cache-control": "no-store"})
 
     async def api_events(request: Request) -> Response:
