@@ -316,6 +316,25 @@ def text_of(value: Any) -> str:
     return ""
 
 
+def gemini_images(body: dict[str, Any]) -> list[bytes]:
+    """The images a Gemini request carries (inlineData parts, at any depth of its contents), in order."""
+    out: list[bytes] = []
+
+    def walk(value: Any) -> None:
+        if isinstance(value, dict):
+            inline = value.get("inlineData")
+            if isinstance(inline, dict) and str(inline.get("mimeType", "")).startswith("image/"):
+                out.append(base64.b64decode(inline.get("data", "")))
+            for v in value.values():
+                walk(v)
+        elif isinstance(value, list):
+            for v in value:
+                walk(v)
+
+    walk(body.get("contents"))
+    return out
+
+
 def image_blocks(body: dict[str, Any]) -> list[bytes]:
     """The images a request's tool results carry (Anthropic's base64 image blocks), in order; the CLI may
     send the results of one turn's calls as one message or as one message each."""
