@@ -83,6 +83,12 @@ class Store(_Section, frozen=True):
     fsync: Literal["always", "never"] = "always"
 
 
+class Otel(_Section, frozen=True):
+    endpoint: Annotated[str, _d(
+        "an OTLP/HTTP collector (http://127.0.0.1:4318): `crumb watch` streams every session's spans to it "
+        "(the `otel` extra); empty: no stream")] = ""
+
+
 class Settings(_Section, frozen=True):
     budgets: Budgets = field(default_factory=Budgets)
     circuit: Circuit = field(default_factory=Circuit)
@@ -92,6 +98,7 @@ class Settings(_Section, frozen=True):
     actors: ActorLimits = field(default_factory=ActorLimits)
     harness: HarnessSettings = field(default_factory=HarnessSettings)
     store: Store = field(default_factory=Store)
+    otel: Otel = field(default_factory=Otel)
 
     def merged(self, overrides: dict[str, Any]) -> Settings:
         """A copy with nested overrides applied ({"budgets": {"fixes": 2}}); validates every value

@@ -23,11 +23,13 @@ TABLE: dict[str, tuple[str, str]] = {
     "compare": ("report", "Side by side: two sessions (`compare A B`), or two set-ups of a batch "
                           "(`compare BATCH SETUP_A SETUP_B`)."),
     "config": ("config", "Show how CRUMB is configured here."),
-    "export": ("export", "Export a session's game: a zip (default), one HTML file, an itch.io zip, or a one-file report."),
+    "export": ("export", "Export a session's game: a zip (default), one HTML file, an itch.io zip, a one-file report, or its OpenTelemetry spans (--otel)."),
     "doctor": ("doctor", "Check agent CLIs, browser, watcher and presets; exit 1 when the default setup cannot run."),
     "fork": ("fork", "Fork a session at a point (--at SEQ, spec or build) and go on with other bindings (--role, --preset)."),
     "gc": ("housekeeping", "Remove (or --archive) settled sessions older than an age; running ones are never touched."),
+    "integrate": ("integrate", "Write (or --remove) what Claude Code, Codex or Gemini CLI reads to drive CRUMB through `crumb mcp`."),
     "ls": ("sessions", "List sessions, newest first."),
+    "mcp": ("mcp", "Serve CRUMB's tools (pitch, steer, wait, status, verdict, spec, events, sessions, qa) to an agent CLI over MCP on stdio."),
     "open": ("export", "Open a session's game in the browser (or its Studio page with --studio); prints it when there is no display."),
     "pause": ("steer", "Pause the session, or one actor (e.g."),
     "pitch": ("pitch", "Pitch a game: drops a pitch file into inbox/ and prints the new session id."),
@@ -42,6 +44,7 @@ TABLE: dict[str, tuple[str, str]] = {
     "rm": ("housekeeping", "Remove sessions (or archive them with --archive); a running session is refused."),
     "run": ("watch", "One shot: pitch, run the daemon in this process until that session is done or waits for a "
                      "person, print the game's path."),
+    "seal": ("verify", "Print the head hash of a session's transcript (its last line's sha256) to publish, e.g. in a commit."),
     "schema": ("sessions", "Print the JSON Schema of a transcript line."),
     "status": ("sessions", "Where a session stands: phase, round, verdicts, pending effects, budgets."),
     "steer": ("steer", "Steer a session: plain text, a /command or '@actor text' (see README: How to steer)."),
@@ -49,6 +52,8 @@ TABLE: dict[str, tuple[str, str]] = {
     "tail": ("sessions", "Show a session's latest events."),
     "veto": ("steer", "Veto a PARTIAL verdict, with a reason the Builder gets as feedback."),
     "wait": ("pitch", "Wait until a session is done or waits for a person."),
+    "verify": ("verify", "Check a session's hash chain and the artifacts its transcript recorded; name the first "
+                         "break, exit 1."),
     "versions": ("release", "List the versions kept under versions/ with their lineage (and any file changed since its release)."),
     "watch": ("watch", "Run the daemon: watch inbox/ and every session, reduce events, dispatch effects."),
 }

@@ -28,7 +28,7 @@ from crumb.export.inline import InlineError, inline_game
 from crumb.export.report import render_report
 from crumb.store import paths
 
-SUFFIX = {"zip": ".zip", "html": ".html", "itch": "-itch.zip", "report": "-report.html"}
+SUFFIX = {"zip": ".zip", "html": ".html", "itch": "-itch.zip", "report": "-report.html", "otel": "-otel.json"}
 
 
 def default_output(facts: SessionFacts, form: str) -> Path:
@@ -56,19 +56,30 @@ def one_file(files: dict[str, bytes], entry: str) -> str:
 @click.option("--report", "form", flag_value="report",
               help="One self-contained HTML report: pitch, verdict per round, scorecard, cast, cost, spec, QA "
                    "screenshots, the game, the timeline.")
+@click.option("--otel", "form", flag_value="otel",
+              help="The session's spans as OTLP/JSON (OpenTelemetry, GenAI conventions), from the transcript alone.")
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Where to write it (default: the current folder, named after the game and session).")
 @click.option("--force", is_flag=True, help="Replace the output file if it exists.")
-@click.option("--json", "as_json", is_flag=True, help="Print {session, form, path, bytes, files} as JSON.")
+@click.option("--json", "as_json", is_flag=True, help="Print {session, form, path, bytes, files} as JSON (--otel: spans too).")
 @click.pass_context
 def export(ctx: click.Context, session: str, form: str, output: Path | None, force: bool, as_json: bool) -> None:
-    """Export a session's game: a zip (default), one HTML file, an itch.io zip, or a one-file report."""
+    """Export a session's game: a zip (default), one HTML file, an itch.io zip, a one-file report, or its
+    OpenTelemetry spans (--otel)."""
     root = root_of(ctx)
     with one_line(GameFilesError):
-        facts = gamefiles.load(root, session_arg(ctx, session))
+        sid = session_arg(ctx, session)
+        events = gamefiles.events_of(root, sid)
+        facts = gamefiles.load(root, sid, events)
         out = (output or default_output(facts, form)).resolve()
         gamefiles.refuse_existing(out, force)  # before any work: the answer does not depend on it
-        if form == "report":  # a report is worth having for a session that never built a game, too
+        files: dict[str, bytes] = {}
+        if form == "otel":  # the transcript alone: no game, no disk but the one file written
+            from crumb.export.otel import otlp_json, spans_of
+
+            spans = spans_of(sid, events)
+            data = (json.dumps(otlp_json(spans, version=__version__), indent=1) + "\n").encode()
+        elif form == "report":  # a report is worth having for a session that never built a game, too
             try:
                 files, entry = gamefiles.game_files(root, facts)
                 game: str | None = one_file(files, entry)
@@ -89,7 +100,9 @@ def export(ctx: click.Context, session: str, form: str, output: Path | None, for
                 data = game_zip(facts, files, entry, gamefiles.spec_text(root, facts), slug(facts.title, facts.session))
         gamefiles.write_new(out, data, force=force)
     if as_json:
-        echo_json({"session": facts.session, "form": form, "path": str(out), "bytes": len(data), "files": len(files)})
+        extra = {"spans": len(spans)} if form == "otel" else {}
+        echo_json({"session": facts.session, "form": form, "path": str(out), "bytes": len(data), "files": len(files),
+                   **extra})
         return
     click.echo(str(out))
     if form == "itch":

@@ -81,11 +81,14 @@ def qa(ctx: click.Context, path: Path, as_json: bool, timeout: float | None, cri
     if timeout is not None:
         settings = msgspec.structs.replace(settings, timeout_s=timeout)
 
-    from crumb.qa import run_qa  # imported late: `crumb --help` should not load Playwright
+    from crumb.qa import BrowserNotFound, run_qa  # imported late: `crumb --help` should not load Playwright
     from crumb.qa.report import render
 
-    result = run_qa(game_dir, entry=entry, criteria=criteria, controls=list(controls) or spec_controls,
-                    out_dir=out_dir, settings=settings)
+    try:
+        result = run_qa(game_dir, entry=entry, criteria=criteria, controls=list(controls) or spec_controls,
+                        out_dir=out_dir, settings=settings)
+    except BrowserNotFound as err:
+        _usage(str(err))
     if as_json:
         click.echo(result.model_dump_json(indent=2))
     else:

@@ -161,17 +161,22 @@ def tail(ctx: click.Context, session: str, follow_: bool, lines: int, as_json: b
 @click.argument("session", shell_complete=complete_session)
 @click.option("--json", "as_json", is_flag=True, help="The whole rebuilt state as JSON.")
 @click.option("--strict", is_flag=True, help="Validate every line's data in full, not only the envelope.")
+@click.option("--verify", "verify_", is_flag=True, help="First check the hash chain and artifacts as `crumb verify` does; "
+              "a break is named and nothing is replayed (exit 1).")
 @click.pass_context
-def replay(ctx: click.Context, session: str, as_json: bool, strict: bool) -> None:
+def replay(ctx: click.Context, session: str, as_json: bool, strict: bool, verify_: bool) -> None:
     """Rebuild a session's state from its transcript (a session id, or a path to a .jsonl), running no effect."""
-    target = Path(session)
-    if target.suffix == ".jsonl":
-        if not target.is_file():
-            raise click.ClickException(f"no transcript at {target}: give an existing .jsonl file, "
-                                       "or a session id (`crumb ls` lists them)")
-        path = target
-    else:
-        path = paths.transcript_path(root_of(ctx), session_arg(ctx, session))
+    from crumb.cli.verify import broken_lines, seal_of, target_of
+
+    path = target_of(ctx, session)[0]
+    if verify_:
+        _, seal = seal_of(ctx, session)
+        problems = broken_lines(path, seal)
+        if problems:
+            for line in problems[1:]:
+                click.echo(line, err=True)
+            raise click.ClickException(problems[0])
+        click.echo(f"{path}: {seal.summary()}", err=True)
     try:
         state = replay_file(path, validate=strict)
     except TranscriptError as err:

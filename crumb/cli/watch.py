@@ -26,6 +26,17 @@ def _install_signals(daemon: Any) -> None:
         signal.signal(signal.SIGINT, stop)
 
 
+def _no_browser() -> str | None:
+    """Why QA could not run here (no Chromium: the one-line fix), None when it can."""
+    from crumb.qa.browser import BrowserNotFound, find_chromium
+
+    try:
+        find_chromium()
+    except BrowserNotFound as err:
+        return str(err)
+    return None
+
+
 @click.command()
 @click.option("--poll", is_flag=True, help="Poll the folders instead of inotify (network drives, containers).")
 @click.option("-q", "--quiet", is_flag=True, help="Do not print each event.")
@@ -41,6 +52,9 @@ def watch(ctx: click.Context, poll: bool, quiet: bool) -> None:
     except ConfigError as err:
         raise click.ClickException(str(err)) from None
     _install_signals(daemon)
+    missing = _no_browser()
+    if missing:
+        click.echo(f"crumb watch: warning: {missing}; until then every session stops at its first QA check", err=True)
     try:
         daemon.run()
     except DaemonRunning as err:
@@ -70,11 +84,16 @@ def run(ctx: click.Context, text: str, preset: str | None, seed: int | None, fau
 
     root = root_of(ctx)
     logging.basicConfig(level=logging.WARNING, format="%(name)s %(levelname)s %(message)s")
+    running = daemon_status(root)["running"]
+    missing = None if running else _no_browser()
+    if missing:  # refused before a pitch is dropped: no fix rounds spent on a game nobody can check
+        click.echo(f"crumb run: {missing}", err=True)
+        ctx.exit(2)
     session, _ = drop_pitch(root, text, preset=preset, seed=seed, fault=fault, roles=roles,
                             allow_fallback=allow_fallback)
     click.echo(f"session {session}", err=True)
     until = settled_or_refused(root, session)
-    if daemon_status(root)["running"]:
+    if running:
         state = follow(root, session, timeout=timeout, on_event=progress_printer(sys.stderr), until=until)
     else:
         daemon = Daemon(root, poll=poll, echo=verbose,

@@ -27,7 +27,7 @@ from ulid import ULID
 
 from crumb.actors.harness import local_only
 from crumb.config import load_settings
-from crumb.daemon import files, grammar
+from crumb.daemon import files, grammar, otel_stream
 from crumb.daemon.lock import DaemonLock
 from crumb.daemon.plans import PLAN_SUFFIX, plan_handler
 from crumb.dispatcher.dispatch import Dispatcher, spec_rules
@@ -38,7 +38,7 @@ from crumb.reducer.reduce import apply, initial_state
 from crumb.reducer.state import SessionState
 from crumb.store import filesig, paths
 from crumb.store.filesig import stamp_of
-from crumb.store.follow import Follower
+from crumb.store.follow import ChainBroken, Follower
 from crumb.store.reader import TranscriptError, repair
 from crumb.store.writer import AppendRefused, TranscriptWriter
 from crumb.terminal import safe
@@ -88,6 +88,7 @@ class Daemon:
         stop_when: Callable[[dict[str, Live]], bool] | None = None,
         echo: bool = True,
         workers: int = 8,
+        span_exporter: Any | None = None,
     ) -> None:
         self.root = root.resolve()
         self.settings = load_settings(self.root)
@@ -104,6 +105,13 @@ class Daemon:
         self.ready = threading.Event()
         self.shutdown_timeout_s = 10.0
         self._batches: dict[str, threading.Thread] = {}  # batch id → the thread driving it
+        self.otel = self._otel(span_exporter)
+
+    def _otel(self, exporter: Any | None) -> Any:
+        """The live OpenTelemetry stream ([settings.otel] endpoint; `exporter`: a test's SpanExporter instead)."""
+        if exporter is not None:
+            return otel_stream.OtelStream(exporter, where="the test's exporter", batch=False)
+        return otel_stream.start(self.settings.otel.endpoint, self._say)
 
     # ------------------------------------------------------------ lifecycle
 
@@ -133,6 +141,8 @@ class Daemon:
             left = self.dispatcher.shutdown(timeout=self.shutdown_timeout_s)
             if left:
                 self._say(f"stopped with {left} effect(s) in flight: they are dispatched again on the next start")
+            if self.otel is not None:
+                self.otel.close()
             self._lock.release()
 
     def stop(self) -> None:
@@ -194,7 +204,7 @@ class Daemon:
             self.sessions[session] = live
             self._say(f"{session[-6:]} left alone: {why}")
             return live
-        live = Live(state=initial_state(session), cursor=Follower(path))
+        live = Live(state=initial_state(session), cursor=Follower(path, chain=True))
         self.sessions[session] = live
         self._advance(session, resume=True)
         return live
@@ -208,6 +218,11 @@ class Daemon:
             return
         try:
             events = live.cursor.read_new()
+        except ChainBroken as err:
+            live.broken = str(err)
+            self._say(f"{session[-6:]} left alone: {err} — `crumb verify {session}` names it; "
+                      "restore the transcript from a copy to go on")
+            return
         except TranscriptError as err:
             live.broken = str(err)
             self._say(f"{session[-6:]} transcript damaged, session left alone: {err}")
@@ -215,6 +230,8 @@ class Daemon:
         for event in events:
             effects = apply(live.state, event)
             self._remember_sources(live, event)
+            if self.otel is not None:  # an observer: it never changes what the loop does
+                self.otel.feed(session, event, effects, live=not resume)
             if not resume:
                 self._say(f"{session[-6:]} #{event['seq']} {event['kind']}: {event.get('body', '')}")
                 for effect in effects:
@@ -342,7 +359,7 @@ class Daemon:
             (sdir / sub).mkdir(parents=True, exist_ok=True)
         writer = self._writer(session)
         if live is None:
-            live = Live(state=initial_state(session), cursor=Follower(paths.transcript_path(self.root, session)))
+            live = Live(state=initial_state(session), cursor=Follower(paths.transcript_path(self.root, session), chain=True))
             self.sessions[session] = live
         if live.state.events == 0 and start is not None:
             data, warnings = start
@@ -411,6 +428,9 @@ class Daemon:
         if live is None:
             return  # a folder without a transcript is not a session
         self._advance(session)  # see everything already recorded before deciding what is new
+        if live.broken:  # nothing is appended to a transcript CRUMB will not act on; the file stays for later
+            self._say(f"{session[-6:]} steering file {path.name} left in its inbox: {live.broken}")
+            return
         got = self._read(path)
         if got is None:
             return
@@ -471,7 +491,7 @@ class Daemon:
 
     def _spec_edited(self, session: str) -> None:
         live = self.sessions.get(session)
-        if live is None or live.state.spec is None:
+        if live is None or live.state.spec is None or live.broken:
             return
         self._advance(session)
         target = paths.spec_md_path(self.root, session)

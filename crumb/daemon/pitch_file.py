@@ -46,3 +46,18 @@ def check_preset(root: Path, preset: str | None) -> None:
 
     if preset is not None and preset not in (known := preset_names(root)):
         raise ValueError(f"no preset {preset!r}; use one of {', '.join(known)} (or add presets/{preset}.toml)")
+
+
+def check_remote_choices(root: Path, *, preset: str | None, bindings: dict[str, str], allow_fallback: bool,
+                         where: str, hint: str, flag: str) -> None:
+    """The checks `crumb pitch --preset --role [--allow-fallback]` makes, for a pitch that does not come
+    from a person at the machine (the Studio, an MCP client): also no `command:` binding unless crumb.toml
+    allow-lists it. ValueError (HarnessUnavailable is one) with the one-line reason and fix."""
+    from crumb.actors.harness import local_only
+    from crumb.daemon.session_start import check_runnable
+
+    check_preset(root, preset)
+    check_bindings(bindings)
+    local_only.check_remote(root, bindings, where)
+    check_runnable(root, preset=preset, bindings=bindings, fallback="allow" if allow_fallback else None,
+                   hint=hint, flag=flag)

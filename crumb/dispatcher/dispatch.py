@@ -188,6 +188,8 @@ class Dispatcher:
                     self.cancel(target)
 
     def _qa_check(self, session: str, effect: QACheck, settings: Settings) -> None:
+        from crumb.qa.browser import BrowserNotFound
+
         sdir = paths.session_dir(self.root, session)
         manifest = Manifest.model_validate(effect.manifest)
         started = time.monotonic()
@@ -204,6 +206,12 @@ class Dispatcher:
                 settings=settings.qa,
                 film=f"round-{effect.round or 1}",
             )
+        except BrowserNotFound as err:  # QA cannot run here: no result about the game, an effect that failed
+            message = str(err)
+            self.append(session, "effect.failed", {"effect_id": effect.id, "kind": effect.kind, "actor": effect.actor,
+                                                   "adapter": "playwright", "attempt": effect.attempt, "error": message},
+                        body=f"qa failed: {message[:150]}", effect=effect.id, meta=Meta(harness="playwright"))
+            return
         except Exception as err:
             result = QAResult(build=effect.build, ok=False, error=f"QA crashed: {type(err).__name__}: {err}",
                               duration_ms=int((time.monotonic() - started) * 1000))

@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import tempfile
 from pathlib import Path
+from typing import Any
 
 from crumb.export.facts import SessionFacts, gather
 from crumb.reducer.replay import replay_events
@@ -23,12 +24,18 @@ class GameFilesError(Exception):
 MAX_GAME_FILES = 5000  # a game folder bigger than this is not a prototype: refuse rather than copy it
 
 
-def load(root: Path, session: str) -> SessionFacts:
-    """The facts of a session; a damaged transcript is one `Error:` line naming the line."""
+def events_of(root: Path, session: str) -> list[dict[str, Any]]:
+    """A session's events; a damaged transcript is one `Error:` line naming the line."""
     try:
-        events = list(read_events(paths.transcript_path(root, session)))
+        return list(read_events(paths.transcript_path(root, session)))
     except TranscriptError as err:
         raise GameFilesError(str(err)) from None
+
+
+def load(root: Path, session: str, events: list[dict[str, Any]] | None = None) -> SessionFacts:
+    """The facts of a session (from `events` when the caller has read them already)."""
+    if events is None:
+        events = events_of(root, session)
     return gather(events, replay_events(events, session))
 
 

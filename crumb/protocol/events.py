@@ -399,6 +399,10 @@ class Envelope(BaseModel):
     id: str = Field(pattern=r"^[0-9A-HJKMNP-TV-Z]{26}$", description="ULID")
     ts: datetime = Field(description="UTC time of the append")
     session: str = Field(min_length=1, max_length=64)
+    prev: str | None = Field(default=None, max_length=64, description=(
+        "the hash chain: on line 1 the session id; on every later line the sha256 (hex) of the previous line's "
+        "exact bytes (on the first line carrying it after lines without it: of every byte before it). "
+        "Absent in transcripts written before the chain"))
     kind: str
     from_: Source = Field(alias="from")
     parent: str | None = Field(default=None, description="id of the event this one answers")

@@ -305,8 +305,8 @@ class _Engine:
             error = f"QA timed out after {settings.timeout_s:g} s"
             ev.find("timeout", f"{error}; raise qa.timeout_s if the game is just slow", "Critical")
             ev.restart_browser = True
-        except BrowserNotFound as exc:
-            error = str(exc)
+        except BrowserNotFound:
+            raise  # not a finding about the game: the caller says QA cannot run here
         except Aborted as exc:  # the check was stopped from outside the game: the browser went away
             error = "the browser died during QA" if ev.browser_died else f"QA stopped: {exc}"
             ev.restart_browser = True
@@ -446,8 +446,9 @@ class QARunner:
               manifest: Manifest | None = None, build_id: str | None = None, out_dir: Path | None = None,
               controls: Sequence[str] = (), settings: QASettings | None = None, film: str = "film") -> QAResult:
         """Run static + browser QA on `game_dir` under `settings` (a session's own [settings.qa]; default:
-        this runner's); QA's own failure comes back as QAResult(ok=False, error=...). With `out_dir`, the
-        screenshots go there and the filmstrip into its subfolder `film` (a session: "round-K")."""
+        this runner's); QA's own failure comes back as QAResult(ok=False, error=...), but no Chromium at all
+        raises BrowserNotFound: that says nothing about the game. With `out_dir`, the screenshots go there
+        and the filmstrip into its subfolder `film` (a session: "round-K")."""
         started = time.monotonic()
         settings = settings or self.settings
         if self._closed:
@@ -464,6 +465,8 @@ class QARunner:
             future.cancel()
             asyncio.run_coroutine_threadsafe(self._engine.restart(), self._loop)
             return _failed(build_id, f"QA timed out after {settings.timeout_s:g} s", started, code="timeout")
+        except BrowserNotFound:
+            raise
         except Exception as exc:
             return _failed(build_id, f"QA failed: {type(exc).__name__}: {exc}", started)
 

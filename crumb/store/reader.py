@@ -102,7 +102,7 @@ def repair(path: Path) -> Path | None:
 
 
 Envelope = TypedDict("Envelope", {
-    "v": int, "seq": int, "id": str, "ts": str, "session": str, "kind": str, "from": str,
+    "v": int, "seq": int, "id": str, "ts": str, "session": str, "prev": NotRequired[str], "kind": str, "from": str,
     "parent": NotRequired[str | None], "effect": NotRequired[str | None], "body": NotRequired[str],
     "data": NotRequired[Any], "meta": NotRequired[dict[str, Any]],
 })
@@ -151,8 +151,8 @@ def _count_lines(fd: int) -> int:
     return n
 
 
-def last_event(path: Path, fd: int) -> dict[str, Any] | None:
-    """The last complete line's event, for the writer to continue from (None when empty).
+def last_event(path: Path, fd: int) -> tuple[dict[str, Any], bytes] | None:
+    """The last complete line's event and its bytes, for the writer to continue from (None when empty).
 
     A damaged last line raises TranscriptError naming file, line and problem: appending after it
     would guess a seq, an id or a time, and CRUMB never guesses.
@@ -167,7 +167,7 @@ def last_event(path: Path, fd: int) -> dict[str, Any] | None:
         if datetime.fromisoformat(obj["ts"]).tzinfo is None:
             raise ValueError(f"ts {obj['ts']!r} has no time zone")
         ULID.from_str(obj["id"])
-        return obj
+        return obj, raw
     except (msgspec.DecodeError, ValueError) as err:  # msgspec's ValidationError is a DecodeError
         lineno = _count_lines(fd)
         if isinstance(err, msgspec.DecodeError):

@@ -1,6 +1,7 @@
 """The one transcript writer.
 
-Every append is validated in full, gets the next `seq`, a ULID that is greater than the last one in
+Every append is validated in full, gets the next `seq`, the hash of the line before it (`prev`, the
+hash chain: crumb/store/chain.py), a ULID that is greater than the last one in
 the file and a UTC timestamp that never goes backwards — all under an inter-process `flock` on the
 transcript itself — and lands as one line in one `write`. A torn tail left by a crash is moved aside
 before the next append, never rewritten. With the durable policy the first line of a new transcript
@@ -24,6 +25,7 @@ from ulid import ULID
 from crumb.protocol.errors import first_problem
 from crumb.protocol.events import GROUND_TRUTH_KINDS, KINDS, Meta, parse_event
 from crumb.protocol.names import SCHEMA_VERSION
+from crumb.store.chain import prev_for
 from crumb.store.durable import fsync_new_file, make_dirs
 from crumb.store.reader import TranscriptError, last_event, repair_locked
 
@@ -31,6 +33,20 @@ Role = Literal["dispatcher", "inbox"]
 Fsync = Literal["always", "never"]
 
 _ONE_MS = timedelta(milliseconds=1)
+
+
+def _read_all(fd: int) -> bytes:
+    """Every byte of the open transcript (only for the first line sealing a transcript from before the chain)."""
+    size = os.fstat(fd).st_size
+    chunks = []
+    offset = 0
+    while offset < size:
+        chunk = os.pread(fd, size - offset, offset)
+        if not chunk:
+            break
+        chunks.append(chunk)
+        offset += len(chunk)
+    return b"".join(chunks)
 
 
 class AppendRefused(ValueError):
@@ -105,7 +121,8 @@ class TranscriptWriter:
             meta = meta.model_dump(mode="json", exclude_none=True)
         with self.locked() as fd:
             repair_locked(self.path, fd)
-            prev = last_event(self.path, fd)
+            last = last_event(self.path, fd)
+            prev, last_raw = last if last is not None else (None, None)
             if prev is not None and prev.get("session") != self.session:
                 raise TranscriptError(f"{self.path}: belongs to session {prev.get('session')!r}, not {self.session!r}")
             when = now or datetime.now(UTC)
@@ -119,6 +136,7 @@ class TranscriptWriter:
                 "id": _next_ulid(prev["id"] if prev else None, when),
                 "ts": when.isoformat(timespec="microseconds").replace("+00:00", "Z"),
                 "session": self.session,
+                "prev": prev_for(last_raw, self.session, lambda: _read_all(fd)),
                 "kind": kind,
                 "from": from_,
                 "parent": parent,

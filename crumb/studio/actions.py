@@ -7,9 +7,6 @@ Inputs are checked here so a bad request gets one line naming the problem and th
 from __future__ import annotations
 
 import re
-import subprocess
-import sys
-import time
 from pathlib import Path
 from typing import Any
 
@@ -17,7 +14,8 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 from ulid import ULID
 
 from crumb.actors.harness.bindings import ROLES
-from crumb.store.paths import inbox_dir, session_dir, session_inbox, state_dir
+from crumb.daemon.spawn import START_TIMEOUT_S, DaemonFailed, daemon_log, start_daemon  # noqa: F401  (the Studio's API)
+from crumb.store.paths import inbox_dir, session_dir, session_inbox
 
 MAX_TEXT = 65_536
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
@@ -105,17 +103,12 @@ def check_choices(root: Path, req: Choices) -> None:
     """Refuse a preset or harness the daemon would not find, or a bound harness that cannot run here
     (unless fallback is allowed), before anything is written: the daemon would only fall back to the
     embedded studio, and the person would learn it from the timeline."""
-    from crumb.actors.harness import local_only
     from crumb.actors.harness.preflight import STUDIO_HINT
-    from crumb.daemon.pitch_file import check_bindings, check_preset
-    from crumb.daemon.session_start import check_runnable
+    from crumb.daemon.pitch_file import check_remote_choices
 
-    try:  # the checks `crumb pitch --preset --role [--allow-fallback]` makes
-        check_preset(root, req.preset)
-        check_bindings(req.bindings)
-        local_only.check_remote(root, req.bindings, "the Studio")
-        check_runnable(root, preset=req.preset, bindings=req.bindings,
-                       fallback="allow" if req.allow_fallback else None, hint=STUDIO_HINT, flag="the pitch form")
+    try:  # the checks `crumb pitch --preset --role [--allow-fallback]` makes, and no unlisted command
+        check_remote_choices(root, preset=req.preset, bindings=req.bindings, allow_fallback=req.allow_fallback,
+                             where="the Studio", hint=STUDIO_HINT, flag="the pitch form")
     except ValueError as err:
         raise BadRequest(str(err)) from None
 
@@ -227,62 +220,3 @@ def daemon_state(root: Path) -> dict[str, Any]:
     return {**daemon_status(root), "available": True}
 
 
-def daemon_log(root: Path) -> Path:
-    """Where a daemon the Studio starts writes its output (appended, one file per root)."""
-    return state_dir(root) / "daemon.log"
-
-
-START_TIMEOUT_S = 20.0  # a cold start imports the dispatcher and the QA runner: seconds on a loaded machine
-
-
-class DaemonFailed(RuntimeError):
-    """The daemon started and exited before it took the root; str() is its own one-line error."""
-
-
-def start_daemon(root: Path, timeout: float = START_TIMEOUT_S) -> dict[str, Any]:
-    """Start `crumb watch` for this root, detached, logging to .crumb/daemon.log (no-op if one runs).
-
-    Returns only once the daemon holds the root's lock: a daemon that exits at once (a broken
-    crumb.toml, ...) raises DaemonFailed with its own error line instead of being reported as running.
-    """
-    state = daemon_state(root)
-    if state.get("running"):
-        return {**state, "started": False}
-    log_path = daemon_log(root)
-    log_path.parent.mkdir(parents=True, exist_ok=True)
-    with open(log_path, "ab") as log:
-        offset = log.tell()
-        proc = subprocess.Popen(
-            [sys.executable, "-c", "from crumb.cli import main; main(prog_name='crumb')",
-             "--root", str(root), "watch"],
-            cwd=root, stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
-        )
-    deadline = time.monotonic() + timeout
-    while True:
-        state = daemon_state(root)
-        if state.get("running"):  # ours, or one started meanwhile by someone else (ours then exits)
-            return {**state, "started": state.get("pid") == proc.pid}
-        try:
-            code = proc.wait(timeout=0.05)  # the wait is the pacing: it returns the moment the daemon exits
-        except subprocess.TimeoutExpired:
-            if time.monotonic() > deadline:
-                return {**state, "pid": proc.pid, "started": True, "starting": True}
-            continue
-        state = daemon_state(root)
-        if state.get("running"):
-            return {**state, "started": False}
-        raise DaemonFailed(_last_error(log_path, offset) or f"`crumb watch` exited with status {code}")
-
-
-def _last_error(log_path: Path, offset: int) -> str | None:
-    """The daemon's own error: the last `Error: ...` line it wrote to the log after `offset`, else its last line."""
-    try:
-        with open(log_path, "rb") as f:
-            f.seek(offset)
-            text = f.read(MAX_TEXT).decode("utf-8", "replace")
-    except OSError:
-        return None
-    lines = [ln.strip() for ln in text.splitlines() if ln.strip()]
-    errors = [ln.removeprefix("Error: ") for ln in lines if ln.startswith("Error: ")]
-    found = errors or lines
-    return found[-1] if found else None

@@ -124,7 +124,7 @@ def create_app(cfg: StudioConfig) -> Starlette:
     async def index(request: Request) -> Response:
         return shell("index.html", request)
 
-    reports: dict[Path, tuple[tuple[int, int], str]] = {}  # batch folder → (runs.jsonl stamp, report page)
+    reports: dict[Path, tuple[tuple[tuple[int, int], ...], str]] = {}  # batch folder → (runs.jsonl stamp, report page)
 
     def batch_or_404(request: Request) -> Path | Response:
         name = request.path_params["batch"]
@@ -240,7 +240,7 @@ def create_app(cfg: StudioConfig) -> Starlette:
         try:
             body = data.session_detail_json(root, sid)
         except Exception as err:  # a damaged transcript: say which line, keep serving the rest
-            return _error(str(err).splitlines()[0], 500)
+            return _error(data.damaged(root, sid, err), 500)
         return Response(body, media_type="application/json", headers={"cache-control": "no-store"})
 
     async def api_events(request: Request) -> Response:
@@ -447,8 +447,8 @@ async def _wrong_method(request: Request, exc: Exception) -> Response:
 
 
 class BatchStream:
-    """SSE of one batch's matrix: a `matrix` event at once, then one each time runs.jsonl changes (a stat
-    every BATCH_POLL_S while the page is open; the matrix is read from batch.toml and runs.jsonl only)."""
+    """SSE of one batch's matrix: a `matrix` event at once, then one each time runs.jsonl or a running
+    cell's transcript changes (a stat of each every BATCH_POLL_S while the page is open)."""
 
     def __init__(self, cfg: StudioConfig, cors: frozenset[str] = frozenset()) -> None:
         self.cfg = cfg
@@ -476,16 +476,22 @@ class BatchStream:
                 (b"content-type", b"text/event-stream; charset=utf-8"), (b"cache-control", b"no-store"),
                 (b"x-accel-buffering", b"no"), *cors]})
             await send({"type": "http.response.body", "body": b"retry: 1000\n\n", "more_body": True})
-            seen: tuple[int, int] | None = None
+            seen: tuple[tuple[int, int], ...] | None = None
+            moving: list[str] = []  # the running cells' sessions, whose transcripts move their phase
             sent_at = loop.time()
             while not gone.is_set() and not self.cfg.hub.closed:
-                at = batches.stamp(folder)
+                at = batches.stamp(folder, moving)
                 if at != seen:
-                    seen = at
                     try:
-                        body = b"event: matrix\ndata: %s\n\n" % msgspec.json.encode(
-                            await asyncio.to_thread(batches.matrix, folder))
+                        m = await asyncio.to_thread(batches.matrix, folder)
+                        now_moving = batches.running(m)
+                        # the stamp was taken before the read, so a change during it shows next time; a new
+                        # set of running sessions has no stamp yet: read once more next time
+                        seen = at if now_moving == moving else None
+                        moving = now_moving
+                        body = b"event: matrix\ndata: %s\n\n" % msgspec.json.encode(m)
                     except PlanError as err:
+                        seen = at
                         body = b"event: failure\ndata: %s\n\n" % msgspec.json.encode({"error": str(err)})
                     await send({"type": "http.response.body", "body": body, "more_body": True})
                     sent_at = loop.time()

@@ -7,13 +7,16 @@ Read-only, like every other page: nothing here writes, and everything comes from
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TypedDict
 
 from crumb.batch.driver import batches_dir, list_batches
 from crumb.batch.plan import PLAN_TOML, RUNS_JSONL, PlanError
+from crumb.reducer.replay import replay_file
 from crumb.report.cells import read_batch
 from crumb.report.summary import CellSummary, bucket
+from crumb.store import paths
 
 BATCH_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$")
 
@@ -37,6 +40,7 @@ class MatrixCell(TypedDict):
     rounds: int | None
     session: str | None
     error: str | None
+    phase: str | None  # an unfinished cell's session: where it stands now ("qa r2"), from its transcript
 
 
 class Matrix(TypedDict):
@@ -57,22 +61,46 @@ def folder_of(root: Path, batch: str) -> Path | None:
     return folder if (folder / PLAN_TOML).is_file() else None
 
 
-def stamp(folder: Path) -> tuple[int, int]:
-    """runs.jsonl's (size, mtime): the matrix changes only when it does."""
+def _stat(path: Path) -> tuple[int, int]:
     try:
-        st = (folder / RUNS_JSONL).stat()
+        st = path.stat()
     except FileNotFoundError:
         return (-1, -1)
     return (st.st_size, st.st_mtime_ns)
 
 
+def stamp(folder: Path, running: Sequence[str] = ()) -> tuple[tuple[int, int], ...]:
+    """runs.jsonl's (size, mtime), then each running session's transcript's: the matrix changes only
+    when one of them does."""
+    root = folder.parent.parent
+    return (_stat(folder / RUNS_JSONL), *(_stat(paths.transcript_path(root, s)) for s in running))
+
+
+def running(m: Matrix) -> list[str]:
+    """The sessions of the matrix's unfinished cells: the ones whose phase moves."""
+    return [c["session"] for c in m["cells"] if c["state"] == "unfinished" and c["session"]]
+
+
+def _phase(root: Path, session: str | None) -> str | None:
+    """Where a running cell's session stands: its phase and round, replayed from its transcript."""
+    if session is None:
+        return None
+    path = paths.transcript_path(root, session)
+    if not path.is_file():
+        return "starting"
+    state = replay_file(path)
+    return f"{state.phase} r{state.round}" if state.round else state.phase
+
+
 def matrix(folder: Path) -> Matrix:
     """Where every cell stands (raises PlanError for a batch.toml that cannot be read)."""
     view = read_batch(folder, sessions=False)
+    root = folder.parent.parent
     cells: list[MatrixCell] = [
         {"cell": r.cell, "pitch": r.pitch, "setup": r.setup, "seed": r.seed, "state": r.state, "bucket": bucket(r),
          "verdict": r.outcome.verdict if r.outcome else None, "rounds": r.outcome.rounds if r.outcome else None,
-         "session": r.session, "error": r.error} for r in view.cells]
+         "session": r.session, "error": r.error,
+         "phase": _phase(root, r.session) if r.state == "unfinished" else None} for r in view.cells]
     counts: dict[str, int] = {}
     for c in cells:
         counts[c["bucket"]] = counts.get(c["bucket"], 0) + 1

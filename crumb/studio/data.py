@@ -46,7 +46,7 @@ class _Fold:
         from crumb.store.follow import Follower
 
         self.path = path
-        self.follower = Follower(path)
+        self.follower = Follower(path, chain="note")  # the seal badge: checked as lines are folded
         self.state = initial_state(path.parent.name)
         self.latest: dict[str, dict[str, Any]] = {}
         self.judges: dict[str, dict[str, Any]] = {}
@@ -101,6 +101,35 @@ def _fold(root: Path, session: str) -> _Fold:
         with _folds_lock:
             fold = _folds[path] = _Fold(path)
         return fold.refresh()
+
+
+def seal(root: Path, session: str) -> dict[str, Any]:
+    """The transcript's hash chain as the session page's badge shows it: sealed, unsealed, or broken at
+    line N with what that suggests (`crumb verify` says the same, and checks the artifacts too)."""
+    with _folds_lock:
+        fold = _folds.get(transcript_path(root, session))
+    if fold is None:
+        fold = _fold(root, session)
+    with fold.lock:  # not refreshed here: a damaged line stops the fold, and the chain has seen it
+        chain = fold.follower.chain
+        if chain is None:
+            return {"status": "unknown", "line": None, "what": ""}
+        broken = chain.doubt()
+        if broken is not None:
+            return {"status": "broken", "line": broken.line, "what": broken.message()}
+        return {"status": chain.status, "line": None, "what": "", "sealed_from": chain.sealed_from}
+
+
+def damaged(root: Path, session: str, err: Exception) -> str:
+    """One line for a transcript the Studio cannot fold: the broken seal when the chain names it (a line
+    removed or moved shows as a seq out of order too), else the reader's error."""
+    try:
+        s = seal(root, session)
+    except Exception:
+        s = {}
+    if s.get("status") == "broken":
+        return f"seal broken at line {s['line']}: {s['what']}"[:300]
+    return str(err).splitlines()[0][:300]
 
 
 def summary(root: Path, session: str) -> dict[str, Any]:
@@ -302,7 +331,7 @@ def session_panels(root: Path, session: str) -> dict[str, Any]:
     try:
         detail = session_detail(root, session)
     except Exception as err:  # a damaged transcript: say which line, keep the panels shown so far
-        return {"error": str(err).splitlines()[0][:300]}
+        return {"error": damaged(root, session, err)}
     detail["summary"] = {k: v for k, v in detail["summary"].items() if k not in VOLATILE}
     return {**detail, "error": None}
 
@@ -326,6 +355,7 @@ def session_detail(root: Path, session: str) -> dict[str, Any]:
         "logs": logs(root, session, facts),
         "game": {"entry": entry, "build": build["id"] if build else None} if game else None,
         "rounds": _rounds(root, session, facts),
+        "seal": seal(root, session),
     }
 
 

@@ -10,12 +10,36 @@ import io
 import pytest
 from PIL import Image
 
+from crumb.export.otel import PROVIDER_NAMES, spans_of
 from crumb.store import paths
+from crumb.store.reader import read_events
 from tests.agents.fake_base import image_blocks
 from tests.daemon.conftest import crumb, events, wait_done
 
 pytestmark = pytest.mark.browser
 PITCH = "tap the dot as often as you can in 30 seconds"
+USAGE = {"tokens_in": "gen_ai.usage.input_tokens", "tokens_out": "gen_ai.usage.output_tokens", "cost_usd": "crumb.cost_usd",
+         "model": "gen_ai.response.model", "provider": "gen_ai.provider.name"}
+
+
+def spans_carry_the_usage_recorded(root, sid) -> list:
+    """Each role run's span (crumb export --otel, the live stream) says what its result's meta says, and
+    leaves out what it does not: a CLI that reports no tokens has no token attribute, not a 0."""
+    evs = list(read_events(paths.transcript_path(root, sid)))
+    by_id = {e["id"]: e for e in evs}
+    runs = [s for s in spans_of(sid, evs) if s.name.startswith("invoke_agent ")]
+    assert runs
+    for span in runs:
+        result = by_id.get(str(span.attributes.get("crumb.result.event.id")))
+        meta = result["meta"] if result else {}
+        for field, attr in USAGE.items():
+            if meta.get(field) is None:
+                assert attr not in span.attributes or (field == "provider" and span.attributes[attr]), (span.name, attr)
+            else:
+                want = PROVIDER_NAMES.get(meta[field], meta[field]) if field == "provider" else meta[field]
+                assert span.attributes[attr] == want, (span.name, attr)
+        assert span.status == ("ok" if result and result["kind"] != "effect.failed" else "error"), span
+    return runs
 
 
 def pixels(png: bytes) -> bytes:
@@ -49,6 +73,10 @@ def test_a_fail_verdict_brings_a_fix_round_through_real_claude(root, daemon, cla
         wanted = [pixels((sdir / film["sheet"]).read_bytes()), pixels((sdir / film["frames"][1]["path"]).read_bytes())]
         # the two reads run at once: their results come back in either order
         assert any(sorted(got) == sorted(wanted) for got in seen), f"round {n}: the model never got the frames it asked to read"
+    runs = spans_carry_the_usage_recorded(root, sid)
+    builders = [s.attributes for s in runs if s.name == "invoke_agent builder"]
+    assert len(builders) == 2 and all(a["gen_ai.usage.input_tokens"] > 0 and a["crumb.harness"] == "claude" and
+                                      a["gen_ai.provider.name"] == "anthropic" for a in builders), builders
 
 
 def test_the_cross_preset_runs_claude_and_codex_in_one_session(root, daemon, vendors):
@@ -73,6 +101,10 @@ def test_a_refused_key_opens_the_circuit_and_the_offline_studio_takes_over(root,
     swapped = events(root, sid, "adapter.swapped")[0]["data"]
     assert (swapped["before"], swapped["after"]) == ("codex", "local")
     assert final.done["reason"] == "pass" and events(root, sid, "build")[0]["meta"]["harness"] == "local"
+    runs = spans_carry_the_usage_recorded(root, sid)
+    refused = [s for s in runs if s.attributes["crumb.harness"] == "codex"]
+    assert len(refused) == 3 and all(s.attributes["error.type"] == "effect.failed" and "401" in s.status_message
+                                     for s in refused)
 
 
 @pytest.mark.parametrize("harness", ["codex", "gemini"])

@@ -22,7 +22,8 @@ ROOT = Path(__file__).resolve().parents[2]
 
 #: what no start of ls, status or steer may import (nor --help)
 HEAVY = ("playwright", "starlette", "uvicorn", "httpx", "lingua", "crumb.studio", "crumb.qa", "crumb.actors",
-         "crumb.dispatcher", "crumb.daemon.daemon", "crumb.daemon.watcher")
+         "crumb.dispatcher", "crumb.daemon.daemon", "crumb.daemon.watcher", "mcp", "mcp_types", "crumb.mcp",
+         "opentelemetry", "google.protobuf", "crumb.export.otel", "crumb.daemon.otel_stream")
 #: what --help does not need either: it lists the commands from crumb.cli.TABLE
 NOT_FOR_HELP = (*HEAVY, "pydantic", "msgspec", "ulid", "crumb.cli.", "crumb.genres", "crumb.protocol", "crumb.reducer")
 #: `ls` and `status` replay transcripts: the reducer reads the kinds' names (crumb.protocol.names), no event model;
@@ -96,3 +97,13 @@ def test_session_commands_start_without_the_heavy_parts(tmp_path: Path, args: li
     assert exit_code == 0
     assert f"crumb.cli.{'steer' if args[0] == 'steer' else 'sessions'}" in modules  # the command did run
     assert loaded(modules, banned) == []
+
+
+def test_verify_starts_without_the_reducer_or_any_model(tmp_path: Path) -> None:
+    """`crumb verify` reads bytes and hashes them: no reducer, no pydantic, no ulid (and none of the heavy parts)."""
+    root = tmp_path / "root"
+    finished_session(root)
+    exit_code, modules = start(tmp_path, "--root", str(root), "verify", "W9YB")
+    assert exit_code == 1  # the simulated build's files were never written: verify names them missing
+    assert "crumb.cli.verify" in modules and "crumb.store.chain" in modules
+    assert loaded(modules, (*NOT_FOR_READING, "crumb.reducer", "crumb.cli.sessions")) == []

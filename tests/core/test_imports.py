@@ -29,7 +29,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("crumb.actors", "crumb.qa"),
     ("crumb.dispatcher",),
     ("crumb.daemon",),
-    ("crumb.cli", "crumb.studio", "crumb.batch", "crumb.report", "crumb.__main__"),
+    ("crumb.cli", "crumb.studio", "crumb.batch", "crumb.report", "crumb.mcp", "crumb.integrate", "crumb.__main__"),
 )
 #: the embedded studio is run by the dispatcher (and previewed by `crumb plan`, checked by `crumb doctor`);
 #: the daemon, the Studio and everything below the dispatcher reach it only through the dispatcher

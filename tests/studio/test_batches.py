@@ -10,9 +10,11 @@ from typing import Any
 
 import httpx
 import pytest
+import ulid
 
 from crumb.batch import runs
 from crumb.batch.plan import RUNS_JSONL
+from crumb.store import paths
 from crumb.studio.server import Studio
 from tests.report.batchmaker import BATCH_ID, Made
 from tests.studio.conftest import SSEReader
@@ -85,6 +87,40 @@ def test_the_stream_sends_the_matrix_again_when_runs_jsonl_grows(bstudio: Studio
                    timeout=30)
     finally:
         reader.close()
+
+
+def test_a_running_cell_shows_where_its_session_stands_as_its_transcript_grows(
+        bstudio: Studio, made: Made, live: tuple[Path, list[Any]]) -> None:
+    """The live batch's running cell points at a session whose daemon has written up to its build: the
+    matrix says `qa r1`; the rest of the transcript is appended, as the daemon would, and it says `done r1`."""
+    folder, _ = live
+    started = runs.read(folder / RUNS_JSONL)[0]
+    assert started.state == "started" and started.session is not None
+    lines = paths.transcript_path(made.root, started.session).read_bytes().splitlines(keepends=True)
+    cut = next(i for i, line in enumerate(lines) if b'"kind":"build"' in line) + 1
+    moving = str(ulid.ULID())
+    transcript = paths.transcript_path(made.root, moving)
+    transcript.parent.mkdir(parents=True)
+    transcript.write_bytes(b"".join(lines[:cut]))
+    (folder / RUNS_JSONL).write_bytes(b"")
+    runs.append(folder / RUNS_JSONL, started.model_copy(update={"session": moving}))
+    reader = SSEReader(f"http://127.0.0.1:{bstudio.stream_port}/api/batches/{LIVE}/stream")
+
+    def phase() -> str | None:
+        matrices = [e[2] for e in reader.events if e[0] == "matrix"]
+        cell = next(c for c in matrices[-1]["cells"] if c["cell"] == started.cell) if matrices else None
+        return cell["phase"] if cell else None
+
+    try:
+        assert wait_until(phase, timeout=30, what="the running cell's phase") == "qa r1"
+        with transcript.open("ab") as f:
+            f.write(b"".join(lines[cut:]))
+        wait_until(lambda: phase() == "done r1", timeout=30, what="the phase after the transcript grew")
+        assert all(c["phase"] is None for c in [e[2] for e in reader.events if e[0] == "matrix"][-1]["cells"]
+                   if c["cell"] != started.cell)  # settled and missing cells have no phase
+    finally:
+        reader.close()
+        shutil.rmtree(transcript.parent)
 
 
 @pytest.mark.browser

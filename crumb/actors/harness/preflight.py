@@ -35,6 +35,8 @@ from crumb.protocol.events import UnrunnableBinding
 CLI_HINT = "or pass --allow-fallback to start anyway and let the role fall back along its chain (in the end to local)"
 FRONT_MATTER_HINT = ("or add 'fallback: allow' to the front matter to start anyway and let the role fall back "
                      "along its chain (in the end to local)")
+MCP_HINT = ("or call the pitch tool with allow_fallback true to start anyway and let the role fall back along its "
+            "chain (in the end to local)")
 STUDIO_HINT = ("or tick Allow fallback (\"allow_fallback\": true in the API) to start anyway and let the role fall back "
                "along its chain (in the end to local)")
 

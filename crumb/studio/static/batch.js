@@ -1,6 +1,7 @@
 "use strict";
 
-// A batch's matrix, live: the stream sends the whole matrix at once and again each time runs.jsonl grows.
+// A batch's matrix, live: the stream sends the whole matrix at once and again each time runs.jsonl grows
+// or a running cell's session moves (a running cell shows its phase and round, "qa r2").
 const BID = meta("crumb-batch");
 const STREAM = `${meta("crumb-stream")}/api/batches/${encodeURIComponent(BID)}/stream`;
 const BUCKET_CLASS = { PASS: "ok", PARTIAL: "warn", FAIL: "bad", fallback: "warn fallback", failed: "bad",
@@ -11,7 +12,8 @@ document.getElementById("bid").textContent = BID;
 document.getElementById("report-link").href = `/b/${encodeURIComponent(BID)}/report`;
 
 function cellView(c) {
-  const label = c.bucket === "fallback" && c.verdict ? `fallback · ${c.verdict}` : c.bucket;
+  const label = c.bucket === "fallback" && c.verdict ? `fallback · ${c.verdict}`
+    : c.bucket === "unfinished" && c.phase ? c.phase : c.bucket;
   const kids = [badge(label, BUCKET_CLASS[c.bucket] || "plain", c.error || undefined),
                 c.rounds ? h("span", { class: "dim", text: ` r${c.rounds}` }) : null];
   const body = c.session ? h("a", { href: `/s/${encodeURIComponent(c.session)}` }, kids) : h("span", {}, kids);

@@ -192,6 +192,21 @@ function onVisibility() {
 // The panels as last received: the first paint's GET, then the stream's updates merged in.
 const panels = {};
 
+// The transcript's hash chain: sealed, unsealed (written before the chain), or broken at a line.
+function sealBadge(seal) {
+  if (!seal || seal.status === "unknown") return null;
+  if (seal.status === "broken") {
+    return h("span", { class: "badge bad seal", dataset: { seal: "broken" }, title: seal.what },
+      `seal broken at line ${seal.line}`);
+  }
+  if (seal.status === "unsealed") {
+    return h("span", { class: "badge warn seal", dataset: { seal: "unsealed" },
+      title: "written before the hash chain: nothing shows whether it was changed" }, "unsealed");
+  }
+  return h("span", { class: "badge ok seal", dataset: { seal: "sealed" },
+    title: "every line carries the hash of the line before it (crumb verify checks it)" }, "sealed");
+}
+
 function renderHead(s) {
   document.getElementById("title").textContent = s.title || "Untitled session";
   document.getElementById("pitch").textContent = s.pitch || "";
@@ -202,7 +217,8 @@ function renderHead(s) {
     phaseBadge(s),
     last ? verdictBadge(last.verdict, s, last.total !== undefined ? " · " + last.total : "") : null,
     s.genre ? badge(s.genre, "plain") : null,
-    s.paused ? badge(`paused${(s.paused_actors || []).length ? " · " + s.paused_actors.join(", ") : ""}`, "warn") : null);
+    s.paused ? badge(`paused${(s.paused_actors || []).length ? " · " + s.paused_actors.join(", ") : ""}`, "warn") : null,
+    sealBadge(s.seal));
   clear(document.getElementById("played"), playedList(s),
     s.played_note ? h("p", { class: `played-note${s.fallback ? " fallback" : ""}`, text: s.played_note }) : null);
   document.getElementById("round").textContent = s.round ? `round ${s.round}` : "";
@@ -585,8 +601,9 @@ function showDetail(d) {
     notice.hidden = true;
   }
   const s = d.summary || {};
-  const head = { ...s, budgets: undefined, pending: undefined, events: undefined, last_seq: undefined, state_hash: undefined };
-  changed("head", head) && (renderHead(s), renderPipeline(s));
+  const head = { ...s, budgets: undefined, pending: undefined, events: undefined, last_seq: undefined, state_hash: undefined,
+    seal: d.seal };
+  changed("head", head) && (renderHead({ ...s, seal: d.seal }), renderPipeline(s));
   changed("budgets", s.budgets) && renderBudgets(s.budgets);
   changed("scorecard", d.scorecard) && renderScorecard(d.scorecard);
   changed("spec", [d.spec_md, d.spec]) && renderSpec(d);
