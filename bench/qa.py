@@ -7,6 +7,10 @@ builds it from the genre's own first example pitch, with every probe its Planner
 warm and cold wall time, CPU per warm check, and the game time its probes ask for (issue 18: warm
 <= 0.5 s and cold <= 1.5 s median). `--test-game` measures the small test game of tests/qa/games/good.
 
+`--film` measures what the filmstrip costs (issue 22: <= +15 %): warm checks of every genre's game that
+save their files as a session's do, with the filmstrip and without it (qa.film_frames 0), alternating in
+the same run, and the ratio of the medians.
+
 Warm checks start on an idle runner (`QARunner.warm()`), as in the daemon, where a build comes between
 two checks of a session; "back to back" runs them with no pause, so the runner's between-checks work
 (recycling the used tabs) lands on the next check.
@@ -151,12 +155,54 @@ def main_real(n: int, only: list[str]) -> int:
     return 0 if all(r[5] for r in rows) else 1
 
 
+def main_film(n: int, only: list[str]) -> int:
+    from crumb.settings import QASettings
+
+    med = statistics.median
+    on, off = QASettings(), QASettings(film_frames=0)
+    with_film, without, frames, ok = [], [], [], True
+    cpu_on: list[float] = []
+    cpu_off: list[float] = []
+    with tempfile.TemporaryDirectory() as tmp:
+        games = real_games(Path(tmp), only)
+        out = Path(tmp) / "session" / "artifacts" / "qa"
+        with QARunner() as qa:
+            for gid, game, criteria, controls in games:
+                qa.check(game, criteria=criteria, controls=controls, out_dir=out, settings=on)  # warm-up
+                mine, base = [], []
+                for k in range(2 * n):  # alternating: with, without, with, ... so load swings hit both alike
+                    settings = on if k % 2 == 0 else off
+                    qa.warm()
+                    t, c = time.perf_counter(), cpu_seconds()
+                    result = qa.check(game, criteria=criteria, controls=controls, out_dir=out, settings=settings)
+                    (mine if settings is on else base).append(time.perf_counter() - t)
+                    (cpu_on if settings is on else cpu_off).append(cpu_seconds() - c)
+                    ok &= result.ok
+                    if settings is on:
+                        frames.append(len(result.filmstrip.frames) if result.filmstrip else 0)
+                with_film += mine
+                without += base
+                print(f"  {gid:<14} with filmstrip {med(mine):5.2f} s  without {med(base):5.2f} s  "
+                      f"ratio {med(mine) / med(base):4.2f}", flush=True)
+    ratio = med(with_film) / med(without)
+    print(f"filmstrip cost over {len(games)} genres, {n} warm checks each way, alternating; {os.cpu_count()} cores, "
+          f"load average {os.getloadavg()[0]:.1f}; {med(frames):g} frames a check (median)")
+    print(f"  with {med(with_film):.3f} s  without {med(without):.3f} s  ratio {ratio:.3f}  "
+          f"target <= 1.15: {'met' if ratio <= 1.15 else 'MISSED'}")
+    print(f"  CPU per check (all QA processes): with {med(cpu_on):.2f} s  without {med(cpu_off):.2f} s  "
+          f"ratio {med(cpu_on) / med(cpu_off):.3f}")
+    return 0 if ok else 1
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("-n", type=int, default=None, help="runs per measurement (default 3 per genre; 10 with --test-game)")
     parser.add_argument("--test-game", action="store_true", help="the small test game instead of every genre's real one")
     parser.add_argument("--only", default="", help="comma-separated genre ids")
+    parser.add_argument("--film", action="store_true", help="the filmstrip's cost: with and without, alternating")
     args = parser.parse_args()
+    if args.film:
+        return main_film(args.n or 3, [g for g in args.only.split(",") if g])
     if not args.test_game:
         return main_real(args.n or 3, [g for g in args.only.split(",") if g])
     n = args.n or 10

@@ -57,6 +57,9 @@ class QASettings(_Section, frozen=True):
     max_bytes: Annotated[int, _d("size budget of a game folder", gt=0)] = 5_000_000
     max_files: Annotated[int, Meta(gt=0)] = 200
     viewport: tuple[int, int] = (960, 640)
+    film_frames: Annotated[int, _d(
+        "filmstrip: frames spread evenly over the main play-through (plus one after each input); 0: none",
+        ge=0, le=24)] = 8
 
 
 class Inbox(_Section, frozen=True):

@@ -55,7 +55,7 @@ def _usage(message: str) -> NoReturn:
               help="JSON file with acceptance criteria (a spec, {\"criteria\": [...]}, or a list).")
 @click.option("--control", "controls", multiple=True, help="A control to press, e.g. ArrowLeft, Space, click (repeatable).")
 @click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path), default=None,
-              help="Save screenshots (start/input/end.png) in this folder.")
+              help="Save screenshots (start/input/end.png) in this folder, and the filmstrip in its film/.")
 @click.pass_context
 def qa(ctx: click.Context, path: Path, as_json: bool, timeout: float | None, criteria_file: Path | None,
        controls: tuple[str, ...], out_dir: Path | None) -> None:

@@ -204,6 +204,7 @@ class Dispatcher:
                 out_dir=paths.qa_dir(self.root, session),
                 controls=effect.controls,
                 settings=settings.qa,
+                film=f"round-{effect.round or 1}",
             )
         except BrowserNotFound as err:  # QA cannot run here: no result about the game, an effect that failed
             message = str(err)
@@ -230,7 +231,7 @@ class Dispatcher:
         if actor == "verifier":
             manifest = (effect.input.get("build") or {}).get("manifest") or {}
             base = Path(tempfile.mkdtemp(prefix="crumb-verify-")) / "work"
-            return prepare_verifier_dir(base, effect.input, sdir / manifest.get("dir", paths.GAME_REL))
+            return prepare_verifier_dir(base, effect.input, sdir / manifest.get("dir", paths.GAME_REL), sdir)
         return Path(tempfile.mkdtemp(prefix=f"crumb-{actor}-"))
 
     @staticmethod

@@ -40,6 +40,7 @@ def render(
     mode: Literal["tools", "text"] = "tools",
     where: str = "",
     files: str = "",
+    film: str = "",
 ) -> str:
     """The full prompt for `role`: its file, the projected input, the work rules and the answer schema.
 
@@ -59,5 +60,6 @@ def render(
         "input": json.dumps(projected, indent=1, ensure_ascii=False, default=str),
         "answer": answer,
         "work": work,
+        "film": film,
     }
     return fill(template(f"{role}.md"), values).strip() + "\n"

@@ -218,6 +218,26 @@ class Finding(Model):
     message: str
 
 
+class FilmFrame(Model):
+    """One frame of QA's filmstrip: a small PNG of the main play-through at a moment of game time."""
+
+    path: str = Field(description="session-relative, e.g. artifacts/qa/round-2/frame-03.png")
+    sha256: str = Field(pattern=r"^[0-9a-f]{64}$")
+    t_ms: int = Field(ge=0, description="game time since the page loaded (QA's fake clock)")
+    after: str | None = Field(default=None, description=(
+        "the input this is the first frame after (\"'ArrowLeft'\", \"click\", \"start\"); none: a frame of the "
+        "even spread across the round"))
+
+
+class Filmstrip(Model):
+    """Frames across the main play-through, in game-time order, and one contact sheet of them all."""
+
+    frames: list[FilmFrame] = Field(default_factory=list)
+    sheet: str | None = Field(default=None, description="session-relative path of the contact sheet PNG")
+    width: int = Field(default=0, ge=0, description="pixel width of each frame")
+    inputs: list[str] = Field(default_factory=list, description="the inputs pressed in the play-through, in order")
+
+
 class QAResult(Model):
     """The deterministic evidence of one QA run on one build."""
 
@@ -236,6 +256,9 @@ class QAResult(Model):
     findings: list[Finding] = Field(default_factory=list)
     blocked: list[str] = Field(default_factory=list, description="network requests the game attempted")
     screenshots: list[str] = Field(default_factory=list)
+    filmstrip: Filmstrip | None = Field(default=None, description="frames of the main play-through (none: not recorded)")
+    files: list[FileEntry] = Field(default_factory=list, description=(
+        "every file this QA run wrote (screenshots, frames, contact sheet), session-relative, with sha256"))
     duration_ms: int = 0
     error: str | None = Field(default=None, description="QA itself failed: crash, timeout, browser died")
     rechecked: str | None = Field(default=None, description=(

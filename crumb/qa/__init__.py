@@ -6,7 +6,9 @@
                           out_dir=Path("sessions/X/artifacts/qa"))
 
 Screenshots land in out_dir as start.png, input.png, end.png; QAResult.screenshots lists them relative
-to out_dir's grandparent, i.e. "artifacts/qa/start.png" for a session's artifacts/qa folder.
+to out_dir's grandparent, i.e. "artifacts/qa/start.png" for a session's artifacts/qa folder. The
+filmstrip (film.py) goes into out_dir/<film> ("round-K" in a session); QAResult.files lists every file
+written, with sha256.
 """
 
 from crumb.qa.browser import BrowserNotFound, find_chromium

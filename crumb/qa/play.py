@@ -3,8 +3,10 @@
 Each check uses fake-clock browser contexts (no real waiting anywhere), all running at once:
   main + twin  one context, two tabs sharing its clock: both start, only main gets the controls; any
                difference in state() or pixels is the input's doing (Math.random is seeded, time is
-               fake, so the runs are otherwise identical). Screenshots: start, input, end. Frames per
-               second come from the main thread's busy time over one second of game time (capped at 60).
+               fake, so the runs are otherwise identical). Screenshots: start, input, end; with
+               `film_frames`, the filmstrip's small frames too (film.py: evenly spread, and the first
+               after each input). Frames per second come from the main thread's busy time over one
+               second of game time (capped at 60), not counting the filmstrip's frames.
   probes       `probe_tabs` more contexts of one tab each (a clock each): every acceptance probe runs on
                a freshly loaded page, the probes shared out among the tabs.
 Contexts come ready from a pool that is refilled between checks, so a check starts by loading the game.
@@ -26,6 +28,7 @@ from playwright.async_api import Error as PlaywrightError
 from crumb.protocol.game import Criterion, ProbeResult, ProbeStep
 from crumb.qa.chains import Link, chains
 from crumb.qa.expect import judge_all
+from crumb.qa.film import FRAME_WIDTH, Schedule, Shot, contact_sheet, ordered
 from crumb.qa.page import (
     FRAME_MS,
     MAIN,
@@ -135,6 +138,8 @@ class PlayReport:
     probes: list[ProbeResult] = field(default_factory=list)
     shots: dict[str, bytes] = field(default_factory=dict)
     inputs: list[str] = field(default_factory=list)
+    film: list[Shot] = field(default_factory=list)  # the filmstrip's frames (none when not asked for)
+    sheet: asyncio.Future[bytes] | None = None  # their contact sheet, being made while the check goes on
 
 
 class ContextPool:
@@ -290,6 +295,30 @@ class _Stage:
         self.step_s = settings.probe_timeout_s
         self.load_s = settings.load_timeout_s
         self.main_loaded = asyncio.Event()  # probes load after main and twin: five loads at once help no one
+        self.film: Schedule | None = None  # the filmstrip's schedule, while the main play-through records one
+        self.film_ctx: GameContext | None = None
+        self.film_tab: GameTab | None = None
+        self.film_rect: dict[str, Any] | None = None
+
+    async def run(self, ctx: GameContext, ms: int) -> None:
+        """Advance `ctx`'s game time; in the filmed context, stopping at each filmstrip mark for a frame."""
+        film = self.film
+        if film is None or ctx is not self.film_ctx:
+            await ctx.run_for(ms, self.step_s)
+            return
+        while ms > 0:
+            step = film.step(ms)
+            if step:
+                await ctx.run_for(step, self.step_s)
+            film.t_ms += step
+            ms -= step
+            if film.due():
+                await self.frame()
+
+    async def frame(self, after: str | None = None) -> None:
+        """Take one filmstrip frame of the main tab now."""
+        if self.film is not None and self.film_tab is not None:
+            self.film.add(await self.film_tab.frame(self.film_rect, FRAME_WIDTH, self.step_s), after)
 
     async def new_context(self, lane: Lane) -> GameContext:
         ctx = await self.pool.take(lane, self.settings.viewport) if self.pool else None
@@ -319,11 +348,11 @@ class _Stage:
         """Do `inp` in every tab of `actors` at once, held over `hold_ms` of (the context's shared) game time."""
         if inp.kind == "key":
             await asyncio.gather(*(t.key(inp.key, True, self.step_s) for t in actors))
-            await ctx.run_for(hold_ms, self.step_s)
+            await self.run(ctx, hold_ms)
             await asyncio.gather(*(t.key(inp.key, False, self.step_s) for t in actors))
         else:
             await asyncio.gather(*(t.point(inp.kind, inp.x, inp.y, rect, self.step_s) for t in actors))
-            await ctx.run_for(hold_ms, self.step_s)
+            await self.run(ctx, hold_ms)
 
     async def start(self, ctx: GameContext, tabs: Sequence[GameTab], rect: dict[str, Any] | None,
                     hook: bool) -> list[Input]:
@@ -343,7 +372,7 @@ class _Stage:
     # ------------------------------------------------------------ main + twin
 
     async def main(self, ctx: GameContext, main: GameTab, twin: GameTab, controls: Sequence[str],
-                   report: PlayReport) -> None:
+                   report: PlayReport, film_frames: int = 0) -> None:
         await asyncio.gather(main.load(self.load_s), twin.load(self.load_s))
         self.main_loaded.set()
         report.loaded = True
@@ -362,8 +391,13 @@ class _Stage:
         await guarded(main.page.bring_to_front(), "bringing the game to the front", self.step_s, self.ev)
         shots["start"] = await main.screenshot(rect, self.step_s)
         trace('main start shot')
+        if film_frames:  # the filmstrip starts at the first look; its end is set once the inputs are known
+            self.film = Schedule(film_frames, SETTLE_MS, SETTLE_MS + AFTER_MS, t_ms=SETTLE_MS, shots=report.film)
+            self.film_ctx, self.film_tab, self.film_rect = ctx, main, rect
+            await self.frame()
 
         started = await self.start(ctx, [main, twin], rect, report.hook)  # the twin starts too: only controls differ
+        await self.frame(after="start")
 
         inputs = controls_to_inputs(controls)
         if not inputs:  # no spec: what the game hints, then the usual suspects
@@ -371,6 +405,8 @@ class _Stage:
             inputs = hinted + [i for i in DEFAULT_INPUTS if i not in hinted]
         inputs = inputs[:MAX_CONTROLS]
         report.inputs = [i.label() for i in inputs]
+        if self.film is not None:
+            self.film.last_ms = self.film.t_ms + HOLD_MS * len(inputs) + AFTER_MS
         responded = False
         for inp in inputs:
             try:
@@ -379,16 +415,18 @@ class _Stage:
                 if "Unknown key" not in str(exc):
                     raise
                 self.ev.find("bad_control", f"the control {inp.key!r} is not a key the browser knows", "Minor")
-                await ctx.run_for(HOLD_MS, self.step_s)
+                await self.run(ctx, HOLD_MS)
+            await self.frame(after=inp.label())
             if not responded:  # after each input: opposite inputs (left, then right) may cancel out later
                 responded = await self.differ(main, twin, rect, report.hook)
 
         trace('main inputs done')
         shots["input"] = await main.screenshot(rect, self.step_s)
         s1, t1 = await asyncio.gather(main.state(self.step_s), twin.state(self.step_s))
-        busy0 = await main.main_thread_s(self.step_s)
-        await ctx.run_for(AFTER_MS, self.step_s)
-        busy = await main.main_thread_s(self.step_s) - busy0
+        busy = await self.run_busy(ctx, main, AFTER_MS)
+        self.film = None  # the play-through is over: nothing more is filmed
+        if report.film:
+            report.sheet = asyncio.ensure_future(asyncio.to_thread(contact_sheet, ordered(report.film)))
         frames = AFTER_MS / (1000 / 60)
         report.fps = round(min(60.0, frames / busy), 1) if busy > 0 else 60.0
         trace('main ran 1 s')
@@ -423,6 +461,23 @@ class _Stage:
             self.ev.find("start_ignored", "the game stayed on the title screen after Enter, Space and a click")
         if report.fps < 30:
             self.ev.find("low_fps", f"the game's main thread can only keep up {report.fps} frames per second", "Minor")
+
+    async def run_busy(self, ctx: GameContext, tab: GameTab, ms: int) -> float:
+        """Advance `ms` of game time (filmed like `run`); the seconds `tab`'s main thread was busy doing
+        so, not counting the filmstrip's frames, which are taken between the measured spans."""
+        busy, left = 0.0, ms
+        while left > 0:
+            step = self.film.step(left) if self.film is not None and ctx is self.film_ctx else left
+            before = await tab.main_thread_s(self.step_s)
+            if step:
+                await ctx.run_for(step, self.step_s)
+            busy += await tab.main_thread_s(self.step_s) - before
+            left -= step
+            if self.film is not None and ctx is self.film_ctx:
+                self.film.t_ms += step
+                if self.film.due():
+                    await self.frame()
+        return busy
 
     async def differ(self, main: GameTab, twin: GameTab, rect: dict[str, Any] | None, hook: bool) -> bool:
         """Does the run with input differ from the one without? state() when there is a hook, else pixels."""
@@ -588,14 +643,16 @@ def _first_line(exc: BaseException) -> str:
 
 async def play(browser: Browser, base: str, url: str, *, criteria: Sequence[Criterion],
                controls: Sequence[str], settings: QASettings, ev: Evidence,
-               pool: ContextPool | None = None) -> PlayReport:
-    """Run every browser check; a broken game is evidence, not an exception (only QA's own failure raises)."""
+               pool: ContextPool | None = None, film_frames: int = 0) -> PlayReport:
+    """Run every browser check; a broken game is evidence, not an exception (only QA's own failure raises).
+    `film_frames` > 0: record the main play-through's filmstrip (that many evenly spread frames, and the
+    first after each input) into the report."""
     stage = _Stage(browser, base, url, settings, ev, pool)
     report = PlayReport(ev=ev)
 
     async def main_part(ctx: GameContext, main: GameTab, twin: GameTab) -> None:
         try:
-            await stage.main(ctx, main, twin, controls, report)
+            await stage.main(ctx, main, twin, controls, report, film_frames)
         except Hang as exc:
             try:  # a runaway allocation looks like a hang until the renderer dies: give it a moment
                 await asyncio.wait_for(ev.abort.wait(), CRASH_GRACE_S)

@@ -41,4 +41,6 @@ def render(result: QAResult, target: str) -> str:
         lines.append("  blocked   " + ", ".join(result.blocked[:5]) + (" ..." if len(result.blocked) > 5 else ""))
     if result.screenshots:
         lines.append("  screens   " + ", ".join(result.screenshots))
+    if result.filmstrip and result.filmstrip.frames:
+        lines.append(f"  film      {len(result.filmstrip.frames)} frames, contact sheet {result.filmstrip.sheet}")
     return "\n".join(lines)

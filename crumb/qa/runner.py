@@ -14,15 +14,17 @@ import signal
 import tempfile
 import time
 from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from playwright.async_api import Browser, Playwright, async_playwright
 from playwright.async_api import Error as PlaywrightError
 
-from crumb.protocol.game import Criterion, Finding, Manifest, ProbeResult, QAResult, Severity
+from crumb.protocol.game import Criterion, FileEntry, Filmstrip, Finding, Manifest, ProbeResult, QAResult, Severity
 from crumb.qa.browser import BrowserNotFound, find_chromium, launch_args
 from crumb.qa.fence import Fence, open_fence
+from crumb.qa.film import save_film, write_entry
 from crumb.qa.limits import open_limits
 from crumb.qa.page import Aborted, Evidence, Hang
 from crumb.qa.play import ContextPool, PlayReport, play
@@ -231,7 +233,7 @@ class _Engine:
 
     async def check(self, game_dir: Path, entry: str, criteria: Sequence[Criterion], manifest: Manifest | None,
                     build_id: str | None, out_dir: Path | None, controls: Sequence[str],
-                    settings: QASettings) -> QAResult:
+                    settings: QASettings, film: str = "film") -> QAResult:
         """One check under `settings` (the session's own [settings.qa]); the browser is shared."""
         started, stalled_before, starting_before = time.monotonic(), self.stalled, self.starting
 
@@ -247,8 +249,9 @@ class _Engine:
             static = StaticReport()
             static.add("timeout", f"reading the game folder took over {settings.timeout_s:g} s (qa.timeout_s)", "Critical")
         report, error, rechecked = PlayReport(ev=Evidence()), None, None
+        film_frames = settings.film_frames if out_dir is not None else 0  # nowhere to keep a filmstrip: none taken
         if static.entry_ok:
-            report, error = await self._browser_stage(game_dir, entry, criteria, controls, used, settings)
+            report, error = await self._browser_stage(game_dir, entry, criteria, controls, used, settings, film_frames)
             hang = any(f.code == "hang" for f in report.ev.findings)
             stood = self.stalled - stalled_before
             if ((hang and error is None) or (stood >= STALL_MIN_S and (hang or error))) \
@@ -258,16 +261,23 @@ class _Engine:
                 # check is running.
                 if not self.active:
                     await self.restart()
-                report, error = await self._browser_stage(game_dir, entry, criteria, controls, used, settings)
+                report, error = await self._browser_stage(game_dir, entry, criteria, controls, used, settings, film_frames)
                 why = (f"QA's own process stood still for {stood:.0f} s (a loaded machine)" if stood >= STALL_MIN_S
                        else "a first run stopped responding")
                 rechecked = f"{why}; QA checked the game again, on a fresh browser, and this result is that second run"
-        return assemble(static, report, criteria=criteria, build_id=build_id, out_dir=out_dir, error=error,
+        sheet = None
+        if report.sheet is not None:
+            try:
+                sheet = await report.sheet
+            except (OSError, ValueError):
+                report.film = []  # a frame that is not a picture: no filmstrip rather than a wrong one
+        saved = await asyncio.to_thread(save_files, report, out_dir, film, sheet)  # file writes: off the loop
+        return assemble(static, report, criteria=criteria, build_id=build_id, saved=saved, error=error,
                         duration_ms=int((time.monotonic() - started) * 1000), rechecked=rechecked)
 
     async def _browser_stage(self, game_dir: Path, entry: str, criteria: Sequence[Criterion],
                              controls: Sequence[str], used: Callable[[], float],
-                             settings: QASettings) -> tuple[PlayReport, str | None]:
+                             settings: QASettings, film_frames: int = 0) -> tuple[PlayReport, str | None]:
         """One run of the game in the browser; QA's own failures come back as the error, never raised."""
         ev = Evidence()
         report = PlayReport(ev=ev)
@@ -283,7 +293,8 @@ class _Engine:
                     browser = await self.ready()
                     report = await self._within_budget(
                         play(browser, server.base, server.url(entry), criteria=criteria,
-                             controls=controls, settings=settings, ev=ev, pool=self.pool), used, settings.timeout_s)
+                             controls=controls, settings=settings, ev=ev, pool=self.pool, film_frames=film_frames),
+                        used, settings.timeout_s)
                 finally:
                     for attempt in self.fence.attempts(since):  # what went below request interception
                         ev.block(attempt.url())
@@ -336,7 +347,7 @@ class _Engine:
 
 
 def assemble(static: StaticReport, report: PlayReport, *, criteria: Sequence[Criterion], build_id: str | None,
-             out_dir: Path | None, error: str | None, duration_ms: int, rechecked: str | None = None) -> QAResult:
+             saved: Saved | None, error: str | None, duration_ms: int, rechecked: str | None = None) -> QAResult:
     """Merge both stages into the QAResult; the verdict fields follow the documented semantics."""
     ev = report.ev
     findings = list(static.findings)
@@ -356,7 +367,7 @@ def assemble(static: StaticReport, report: PlayReport, *, criteria: Sequence[Cri
         if c.id not in ran:
             probes.append(ProbeResult(id=c.id, ok=False, detail="not run: QA stopped before this probe"
                                       if static.entry_ok else "not run: the game did not load"))
-    shots = _save_shots(report.shots, out_dir)
+    saved = saved or Saved()
     exec_bad = any(f.severity != "Minor" for f in ev.findings if f.code not in ("probe_failed", "no_hook"))
     exec_ok = bool(report.loaded and report.canvas_nonblank and report.canvas_animates and report.input_responds
                    and not exec_bad and error is None)
@@ -367,24 +378,37 @@ def assemble(static: StaticReport, report: PlayReport, *, criteria: Sequence[Cri
         build=build_id, ok=ok, exec_ok=exec_ok, static_ok=static_ok, loaded=report.loaded, hook=report.hook,
         canvas_nonblank=report.canvas_nonblank, canvas_animates=report.canvas_animates,
         input_responds=report.input_responds, probes=probes, fps=report.fps, errors=errors, findings=findings,
-        blocked=list(ev.blocked), screenshots=shots, duration_ms=duration_ms, error=error, rechecked=rechecked,
+        blocked=list(ev.blocked), screenshots=[f.path for f in saved.screenshots], filmstrip=saved.filmstrip,
+        files=[*saved.screenshots, *saved.film_files], duration_ms=duration_ms, error=error, rechecked=rechecked,
     )
 
 
-def _save_shots(shots: dict[str, bytes], out_dir: Path | None) -> list[str]:
-    """Write start/input/end.png; paths are relative to out_dir's grandparent (the session folder when
-    out_dir is <session>/artifacts/qa), e.g. "artifacts/qa/start.png"."""
-    if out_dir is None or not shots:
-        return []
-    out_dir.mkdir(parents=True, exist_ok=True)
+@dataclass
+class Saved:
+    """What a check wrote: the screenshots and the filmstrip's files, each with its sha256."""
+
+    screenshots: list[FileEntry] = field(default_factory=list)
+    filmstrip: Filmstrip | None = None
+    film_files: list[FileEntry] = field(default_factory=list)
+
+
+def save_files(report: PlayReport, out_dir: Path | None, film: str = "film", sheet: bytes | None = None) -> Saved:
+    """Write start/input/end.png into out_dir and the filmstrip into out_dir/`film`/; paths are relative to
+    out_dir's grandparent (the session folder when out_dir is <session>/artifacts/qa), e.g.
+    "artifacts/qa/start.png", "artifacts/qa/round-2/frame-01.png"."""
+    saved = Saved()
+    if out_dir is None:
+        return saved
+    if report.shots or report.film:
+        out_dir.mkdir(parents=True, exist_ok=True)
     base = out_dir.resolve().parent.parent
-    paths = []
     for name in SCREENSHOTS:
-        if name in shots:
-            path = out_dir.resolve() / f"{name}.png"
-            path.write_bytes(shots[name])
-            paths.append(path.relative_to(base).as_posix())
-    return paths
+        if name in report.shots:
+            saved.screenshots.append(write_entry(out_dir.resolve() / f"{name}.png", report.shots[name], base))
+    if report.film:
+        saved.filmstrip, saved.film_files = save_film(report.film, out_dir.resolve() / film, base, report.inputs,
+                                                      sheet_png=sheet)
+    return saved
 
 
 class QARunner:
@@ -420,10 +444,11 @@ class QARunner:
 
     def check(self, game_dir: Path, *, entry: str = "index.html", criteria: Sequence[Criterion] = (),
               manifest: Manifest | None = None, build_id: str | None = None, out_dir: Path | None = None,
-              controls: Sequence[str] = (), settings: QASettings | None = None) -> QAResult:
+              controls: Sequence[str] = (), settings: QASettings | None = None, film: str = "film") -> QAResult:
         """Run static + browser QA on `game_dir` under `settings` (a session's own [settings.qa]; default:
         this runner's); QA's own failure comes back as QAResult(ok=False, error=...), but no Chromium at all
-        raises BrowserNotFound: that says nothing about the game."""
+        raises BrowserNotFound: that says nothing about the game. With `out_dir`, the screenshots go there
+        and the filmstrip into its subfolder `film` (a session: "round-K")."""
         started = time.monotonic()
         settings = settings or self.settings
         if self._closed:
@@ -431,7 +456,7 @@ class QARunner:
         try:
             future = asyncio.run_coroutine_threadsafe(
                 self._engine.check(Path(game_dir), entry, list(criteria), manifest, build_id,
-                                   Path(out_dir) if out_dir else None, list(controls), settings), self._loop)
+                                   Path(out_dir) if out_dir else None, list(controls), settings, film), self._loop)
         except RuntimeError as exc:
             return _failed(build_id, f"QA could not start: {exc}", started)
         try:

@@ -54,6 +54,7 @@ class QACheck(msgspec.Struct, frozen=True, tag="qa_check", tag_field="kind"):
     manifest: dict[str, Any]
     criteria: list[dict[str, Any]]
     controls: list[str]
+    round: int = 0  # the build round, naming the filmstrip's folder (artifacts/qa/round-K)
     closes: tuple[str, ...] = ("qa.result", "effect.failed")  # failed: QA could not run at all (no browser)
     actor: str = "qa"
     attempt: int = 1

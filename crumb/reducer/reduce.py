@@ -331,7 +331,8 @@ def _run_qa(state: SessionState, ctx: _Ctx) -> None:
         return
     spec = state.spec_data
     effect = QACheck(id=ctx.new_id(), build=state.build["id"], manifest=state.build["manifest"],
-                     criteria=spec.get("criteria") or [], controls=_qa_controls(spec.get("controls") or {}))
+                     criteria=spec.get("criteria") or [], controls=_qa_controls(spec.get("controls") or {}),
+                     round=state.round)
     _issue(state, ctx, effect)
 
 

@@ -3,7 +3,11 @@
 `crumb verify`, `crumb replay --verify`, `crumb seal` and the Studio's seal badge call these. The
 artifact check covers what the transcript records a sha256 of: the files of the last `build` (the game
 on disk is the last build's; earlier rounds' files were replaced by design) and each `release`'s
-versions/<name>/manifest.json. Screenshots carry no sha256 in `qa.result`, so they are not checked.
+versions/<name>/manifest.json, and the files QA wrote (`qa.result`'s `files`: screenshots, filmstrip
+frames, contact sheets), each as the latest `qa.result` naming its path recorded it (the screenshots are
+rewritten every round by design; each round's filmstrip keeps a folder of its own). A `qa.result` from
+before `files` existed records none; those of a fork's copied prefix are not checked (QA's files are not
+copied into a fork).
 """
 
 from __future__ import annotations
@@ -114,6 +118,7 @@ def check_artifacts(root: Path, session_dir: Path, path: Path) -> list[str]:
     line each, naming the file, the line that recorded it and both hashes."""
     last_build: tuple[int, dict[str, Any]] | None = None
     releases: list[tuple[int, dict[str, Any]]] = []
+    qa_files: dict[str, tuple[int, str]] = {}  # path → (seq, sha256) of the latest qa.result naming it
     for raw in _lines(path):
         try:
             ev = _decode(raw)
@@ -123,6 +128,12 @@ def check_artifacts(root: Path, session_dir: Path, path: Path) -> list[str]:
             last_build = (ev.seq, ev.data)
         elif ev.kind == "release" and isinstance(ev.data, dict):
             releases.append((ev.seq, ev.data))
+        elif ev.kind == "session.fork":
+            qa_files.clear()  # a fork's copied prefix: QA's files are not copied (crumb/daemon/fork.py)
+        elif ev.kind == "qa.result" and isinstance(ev.data, dict):
+            for f in ev.data.get("files") or []:
+                if isinstance(f, dict) and isinstance(f.get("path"), str):
+                    qa_files[f["path"]] = (ev.seq, str(f.get("sha256")))
     problems: list[str] = []
     if last_build is not None:
         seq, data = last_build
@@ -134,6 +145,11 @@ def check_artifacts(root: Path, session_dir: Path, path: Path) -> list[str]:
             got = _sha256(target) if target is not None else None
             if got != f.get("sha256"):
                 problems.append(_mismatch(rel, f"build at line {seq}", str(f.get("sha256")), got))
+    for rel, (seq, recorded) in qa_files.items():
+        target = _inside(session_dir, rel)
+        got = _sha256(target) if target is not None else None
+        if got != recorded:
+            problems.append(_mismatch(rel, f"qa.result at line {seq}", recorded, got))
     for seq, data in releases:
         target = _inside(root, f"{data.get('path')}/manifest.json")
         got = _sha256(target) if target is not None else None

@@ -1,5 +1,5 @@
 """The session over time, for the Studio: every round's scorecard, the game's diff between rounds, QA's
-screenshots per round, and the game as a zip. Read-only, like the rest of what the Studio shows.
+screenshots and filmstrip per round, and the game as a zip. Read-only, like the rest of what the Studio shows.
 
 The rounds come from crumb/export/facts.py (the same pairing of build, QA, judge and audit that `crumb
 export` and the session report use); the game of each round is artifacts/history/round-N for a round
@@ -52,6 +52,20 @@ def _shots(root: Path, session: str, rounds: list[Round]) -> dict[int, list[dict
     return out
 
 
+def _film(root: Path, session: str, qa: dict[str, Any]) -> dict[str, Any] | None:
+    """A round's filmstrip as its QA run recorded it (artifacts/qa/round-K/), each file marked as on disk or not."""
+    film = qa.get("filmstrip")
+    if not isinstance(film, dict):
+        return None
+    sdir = paths.session_dir(root, session)
+    frames = [{"path": str(f.get("path")), "t_ms": f.get("t_ms"), "after": f.get("after"),
+               "exists": inside(sdir, str(f.get("path"))) is not None}
+              for f in (film.get("frames") or [])[:48] if isinstance(f, dict) and isinstance(f.get("path"), str)]
+    sheet = film.get("sheet") if isinstance(film.get("sheet"), str) else None
+    return {"frames": frames, "sheet": sheet if sheet and inside(sdir, sheet) is not None else None,
+            "inputs": [str(i) for i in film.get("inputs") or []][:16]}
+
+
 def rounds(root: Path, session: str) -> list[dict[str, Any]]:
     """Every round with its verdict, scorecard (each score marked QA or model), QA facts, feedback and shots."""
     f = facts(root, session)
@@ -78,6 +92,7 @@ def rounds(root: Path, session: str) -> list[dict[str, Any]]:
             },
             "feedback": (r.audit or {}).get("feedback") or judge.get("feedback") or "",
             "screenshots": shots.get(r.number, []),
+            "filmstrip": _film(root, session, qa),
             "kept": round_dir(root, session, r.number, last).is_dir(),
         })
     return out

@@ -4,7 +4,8 @@ Stream: message_start, content_block_start / content_block_delta (text_delta, in
 content_block_stop, message_delta (stop_reason tool_use | end_turn, usage), message_stop. The builder
 gets a `Write` tool call for index.html in the CLI's working folder, which the CLI runs itself; with
 --json-schema the answer goes back through the `StructuredOutput` tool. The script's `command` is a
-`Bash` call, its harmless tool turns `Glob` calls (the CLI runs only what its permissions allow).
+`Bash` call, its harmless tool turns `Glob` calls, its `look` files `Read` calls (the CLI runs only what
+its permissions allow; it answers a Read of an image with an image block in the tool result).
 """
 
 from __future__ import annotations
@@ -51,8 +52,10 @@ class FakeAnthropic(FakeServer):
                        if b.get("type") == "tool_result" and not (b.get("is_error") and str(b.get("tool_use_id")).startswith("structured_")))
         role = rec.role
         cwd = _cwd(body)
-        step = self.script.step(role, done["cmd"], done["tool"])
-        if step == "command":
+        step = self.script.step(role, done["cmd"], done["tool"], done["look"])
+        if step == "look":
+            self._tools(sse, [("Read", "look", {"file_path": f"{cwd}/{name}"}) for name in self.script.look])
+        elif step == "command":
             self._tools(sse, [("Bash", "cmd", {"command": self.script.command, "description": "run the command"})])
         elif step == "tools":
             self._tools(sse, [("Glob", "tool", {"pattern": "*", "path": cwd})] * self.script.tool_calls)

@@ -14,6 +14,7 @@ what CRUMB really gave the CLI.
 
 from __future__ import annotations
 
+import base64
 import json
 import os
 import re
@@ -87,19 +88,25 @@ class Script:
     command: str | None = None
     #: record the calling process and its environment with each request
     callers: bool = False
+    #: files of its folder (e.g. "filmstrip/frame-01.png") the model reads with the CLI's own read tool
+    #: before it answers, all in one turn: what the CLI sends back is in the next request
+    look: list[str] = field(default_factory=list)
 
     def next_fault(self) -> str | None:
         if self.always:
             return self.always
         return self.faults.pop(0) if self.faults else None
 
-    def step(self, role: str | None, commands_done: int, tools_done: int) -> str | None:
+    def step(self, role: str | None, commands_done: int, tools_done: int, looks_done: int = 0) -> str | None:
         """The tool the model uses next in a role's conversation, from the tool results it has seen:
-        "command" (run `command`), "tools" (a turn of harmless calls), or None (go on to the answer)."""
+        "command" (run `command`), "look" (read the `look` files), "tools" (a turn of harmless calls),
+        or None (go on to the answer)."""
         if role is None:
             return None
         if self.command and not commands_done:
             return "command"
+        if self.look and not looks_done:
+            return "look"
         if tools_done < self.tool_turns * self.tool_calls:
             return "tools"
         return None
@@ -307,3 +314,36 @@ def text_of(value: Any) -> str:
     if isinstance(value, list):
         return "\n".join(text_of(v) for v in value)
     return ""
+
+
+def gemini_images(body: dict[str, Any]) -> list[bytes]:
+    """The images a Gemini request carries (inlineData parts, at any depth of its contents), in order."""
+    out: list[bytes] = []
+
+    def walk(value: Any) -> None:
+        if isinstance(value, dict):
+            inline = value.get("inlineData")
+            if isinstance(inline, dict) and str(inline.get("mimeType", "")).startswith("image/"):
+                out.append(base64.b64decode(inline.get("data", "")))
+            for v in value.values():
+                walk(v)
+        elif isinstance(value, list):
+            for v in value:
+                walk(v)
+
+    walk(body.get("contents"))
+    return out
+
+
+def image_blocks(body: dict[str, Any]) -> list[bytes]:
+    """The images a request's tool results carry (Anthropic's base64 image blocks), in order; the CLI may
+    send the results of one turn's calls as one message or as one message each."""
+    out = []
+    for message in body.get("messages") or []:
+        for block in message.get("content") or [] if isinstance(message, dict) else []:
+            inner = block.get("content") if isinstance(block, dict) and block.get("type") == "tool_result" else None
+            for part in inner if isinstance(inner, list) else []:
+                source = part.get("source") if isinstance(part, dict) and part.get("type") == "image" else None
+                if isinstance(source, dict) and source.get("type") == "base64":
+                    out.append(base64.b64decode(source.get("data", "")))
+    return out

@@ -11,6 +11,7 @@ llama.cpp would be. Unlike the vendor fakes (fake_base.py) it is driven by a pla
   times  with mode "error": fail only the first `times` requests, then answer
   retry_after  with mode "error": a Retry-After header (seconds)
   refuse_temperature  answer 400 to any request that names a temperature (as GPT-5-family models do)
+  refuse_images  answer 400 to any request with image_url parts (as a text-only model does)
 Requests are kept in `server.requests` (decoded JSON bodies).
 """
 
@@ -23,6 +24,13 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 from tests.agents.answers import GAME_HTML, auto_reply, reply_text, role_of
+
+
+def _text(content: Any) -> str:
+    """A message's text: the content string, or its text parts (image parts carry none)."""
+    if isinstance(content, list):
+        return "\n".join(str(p.get("text", "")) for p in content if isinstance(p, dict))
+    return str(content)
 
 
 def builder_text(files: dict[str, str], notes: list[str]) -> str:
@@ -57,6 +65,11 @@ class Handler(BaseHTTPRequestHandler):
                                        "with this model. Only the default (1) value is supported.",
                                        "type": "invalid_request_error", "param": "temperature"}})
             return
+        if ctl.get("refuse_images") and any(isinstance(m.get("content"), list) and any(
+                p.get("type") == "image_url" for p in m["content"]) for m in body.get("messages", [])):
+            self._json(400, {"error": {"message": "Invalid content type. image_url is only supported by certain models.",
+                                       "type": "invalid_request_error", "param": "messages"}})
+            return
         failed = sum(1 for r in self.server.requests if r.get("failed"))
         if mode == "error" and failed < int(ctl.get("times", 1 << 30)):
             self.server.requests[-1]["failed"] = True
@@ -76,7 +89,7 @@ class Handler(BaseHTTPRequestHandler):
             self.end_headers()
             self.wfile.write(raw)
             return
-        prompt = "\n".join(str(m.get("content", "")) for m in body.get("messages", []))
+        prompt = "\n".join(_text(m.get("content", "")) for m in body.get("messages", []))
         role = role_of(prompt)
         if "reply" in ctl:
             text = ctl["reply"]

@@ -68,8 +68,12 @@ class FakeGemini(FakeServer):
                        for p in c.get("parts") or [] if isinstance(p, dict) and isinstance(p.get("functionResponse"), dict))
         cwd = CWD_RE.search(text_of(rec.body.get("systemInstruction")) + "\n" + user)
         folder = cwd.group(1).rstrip(".,:;") if cwd else "."
-        step = self.script.step(role, done["run_shell_command"], sum(done.values()) - done["run_shell_command"] - done["write_file"])
-        if step == "command":
+        step = self.script.step(role, done["run_shell_command"],
+                                sum(done.values()) - done["run_shell_command"] - done["write_file"] - done["read_file"],
+                                done["read_file"])
+        if step == "look":
+            parts = [{"functionCall": {"name": "read_file", "args": {"file_path": f"{folder}/{name}"}}} for name in self.script.look]
+        elif step == "command":
             parts = [{"functionCall": {"name": "run_shell_command",
                                        "args": {"command": self.script.command, "description": "run the command"}}}]
         elif step == "tools":

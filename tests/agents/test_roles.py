@@ -101,3 +101,38 @@ def test_a_builder_without_write_permission_writes_nothing(vendor, tmp_path):
         run(vendor, "builder", tmp_path, binding=binding)
     assert vendor.server.role_requests("builder")
     assert not (tmp_path / "work-builder" / "index.html").exists()
+
+
+@pytest.mark.parametrize("harness", ["claude", "gemini"])
+def test_a_verifier_opens_the_filmstrip_in_its_folder_and_the_model_gets_the_pictures(harness, throwaway_home,
+                                                                                     monkeypatch, tmp_path):
+    """The Verifier's folder holds QA's frames (prepare_verifier_dir, as the dispatcher calls it), its prompt
+    names them, and when the model reads two with the CLI's own file tool, the next request carries them."""
+    from crumb.actors.harness.verifier_dir import prepare_verifier_dir
+    from tests.agents.conftest import vendor_for
+    from tests.agents.fake_base import gemini_images, image_blocks
+    from tests.harness.filmstrip import COLOURS, session_with_film
+
+    sdir, projected = session_with_film(tmp_path)
+    work = prepare_verifier_dir(tmp_path / "v" / "work", projected, sdir / "no-game", sdir)
+    assert sorted(p.name for p in (work / "filmstrip").iterdir()) == ["frame-01.png", "frame-02.png", "frame-03.png", "sheet.png"]
+    for v in vendor_for(harness, throwaway_home, monkeypatch):
+        v.script.look = ["filmstrip/frame-01.png", "filmstrip/frame-03.png"]
+        req = make_request("verifier", work, Binding(harness=harness), input=projected, log_path=tmp_path / "v.log")
+        result = get_adapter(harness).run(req, Progress(), threading.Event())
+        assert JudgeScore.model_validate(result.payload["judge"]).verdict == "PASS"
+        asked = v.server.role_requests("verifier")
+        assert "filmstrip/frame-02.png" in json.dumps(asked[0].body)  # the prompt lists every frame
+        images = gemini_images if harness == "gemini" else image_blocks
+        colours = [sorted(pixel_colours(png) for png in images(r.body)) for r in asked]
+        assert sorted([COLOURS[0], COLOURS[2]]) in colours, colours
+
+
+def pixel_colours(png: bytes) -> str:
+    import io
+
+    from PIL import Image
+
+    with Image.open(io.BytesIO(png)) as im:
+        r, g, b = im.convert("RGB").getpixel((0, 0))
+    return f"#{r:02x}{g:02x}{b:02x}"

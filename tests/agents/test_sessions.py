@@ -5,11 +5,15 @@ takes over."""
 
 from __future__ import annotations
 
+import io
+
 import pytest
+from PIL import Image
 
 from crumb.export.otel import PROVIDER_NAMES, spans_of
 from crumb.store import paths
 from crumb.store.reader import read_events
+from tests.agents.fake_base import image_blocks
 from tests.daemon.conftest import crumb, events, wait_done
 
 pytestmark = pytest.mark.browser
@@ -38,8 +42,14 @@ def spans_carry_the_usage_recorded(root, sid) -> list:
     return runs
 
 
+def pixels(png: bytes) -> bytes:
+    with Image.open(io.BytesIO(png)) as im:
+        return im.convert("RGB").tobytes()
+
+
 def test_a_fail_verdict_brings_a_fix_round_through_real_claude(root, daemon, claude):
     claude.script.verdicts = ["FAIL", "PASS"]
+    claude.script.look = ["filmstrip/sheet.png", "filmstrip/frame-02.png"]  # the Verifier looks at QA's frames
     sid = crumb(root, "pitch", PITCH, "--preset", "claude").stdout.strip()
     final = wait_done(root, sid, timeout=300)
     assert final.done["reason"] == "pass", final.errors
@@ -50,6 +60,19 @@ def test_a_fail_verdict_brings_a_fix_round_through_real_claude(root, daemon, cla
     fix = [r for r in claude.server.role_requests("builder") if "make the dot bigger" in str(r.body.get("messages"))]
     assert fix, "the second build was not given the Verifier's feedback"
     assert (paths.artifacts_dir(root, sid) / "game" / "index.html").is_file()
+    # each round's Verifier was told of its round's filmstrip, read two of its images with the CLI's own
+    # Read tool, and the CLI sent them to the model as image blocks: the very pictures QA wrote that round
+    # (the CLI may encode a PNG anew: the pixels are compared)
+    sdir = paths.session_dir(root, sid)
+    for n, qa in enumerate(events(root, sid, "qa.result"), 1):
+        film = qa["data"]["filmstrip"]
+        assert film["sheet"] == f"artifacts/qa/round-{n}/sheet.png"
+        prompts = [r for r in claude.server.role_requests("verifier") if f"round-{n}/sheet.png" in str(r.body.get("messages"))]
+        assert prompts and "filmstrip/frame-01.png" in str(prompts[0].body["messages"][0])
+        seen = [[pixels(png) for png in image_blocks(r.body)] for r in prompts]
+        wanted = [pixels((sdir / film["sheet"]).read_bytes()), pixels((sdir / film["frames"][1]["path"]).read_bytes())]
+        # the two reads run at once: their results come back in either order
+        assert any(sorted(got) == sorted(wanted) for got in seen), f"round {n}: the model never got the frames it asked to read"
     runs = spans_carry_the_usage_recorded(root, sid)
     builders = [s.attributes for s in runs if s.name == "invoke_agent builder"]
     assert len(builders) == 2 and all(a["gen_ai.usage.input_tokens"] > 0 and a["crumb.harness"] == "claude" and

@@ -207,3 +207,53 @@ def test_the_proxy_named_by_the_environment_is_used(openai_server, tmp_path, pro
 def test_researcher_returns_evidence(openai_server, tmp_path, progress):
     result = run("researcher", tmp_path, progress, openai_server)
     assert result.payload["evidence"]["items"][0]["id"] == "r1"
+
+
+def _verifier_with_film(tmp_path):
+    from crumb.actors.harness.verifier_dir import prepare_verifier_dir
+
+    from .filmstrip import session_with_film
+
+    sdir, projected = session_with_film(tmp_path)
+    (sdir / "artifacts" / "game").mkdir(parents=True)
+    (sdir / "artifacts" / "game" / "index.html").write_text("<canvas id=game></canvas>")
+    work = prepare_verifier_dir(tmp_path / "v", projected, sdir / "artifacts" / "game", sdir)
+    return work, projected
+
+
+def _images(request):
+    content = request["body"]["messages"][1]["content"]
+    return [p["image_url"]["url"] for p in content if p.get("type") == "image_url"] if isinstance(content, list) else []
+
+
+def test_a_verifier_whose_model_reads_images_is_sent_the_filmstrip(openai_server, tmp_path, progress):
+    import base64
+
+    from .filmstrip import COLOURS, png
+
+    work, projected = _verifier_with_film(tmp_path)
+    result = run("verifier", tmp_path, progress, openai_server, work=work, input=projected,
+                 bind=binding(openai_server, images=True))
+    JudgeScore.model_validate(result.payload["judge"])
+    urls = _images(openai_server.requests[-1])
+    assert len(urls) == 4  # the contact sheet, then the three frames in game-time order
+    assert [base64.b64decode(u.split(",", 1)[1]) for u in urls[1:]] == [png(c) for c in COLOURS]
+    text = openai_server.requests[-1]["body"]["messages"][1]["content"][0]["text"]
+    assert "attached to this message as images" in text and "first frame after 'ArrowLeft'" in text
+
+
+def test_a_verifier_model_not_said_to_read_images_gets_text_only(openai_server, tmp_path, progress):
+    work, projected = _verifier_with_film(tmp_path)
+    run("verifier", tmp_path, progress, openai_server, work=work, input=projected)
+    content = openai_server.requests[-1]["body"]["messages"][1]["content"]
+    assert isinstance(content, str) and "## The filmstrip" not in content and "as images" not in content
+
+
+def test_a_server_that_refuses_images_gets_the_request_again_without_them(openai_server, tmp_path, progress):
+    openai_server.control = {"refuse_images": True}
+    work, projected = _verifier_with_film(tmp_path)
+    result = run("verifier", tmp_path, progress, openai_server, work=work, input=projected,
+                 bind=binding(openai_server, images=True))
+    JudgeScore.model_validate(result.payload["judge"])
+    assert [len(_images(r)) for r in openai_server.requests] == [4, 0]
+    assert any(u.tool == "note" and "refused images" in u.message for u in progress.updates)

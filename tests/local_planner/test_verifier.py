@@ -164,3 +164,34 @@ def test_a_fact_qa_reported_is_said_once() -> None:
     score = judge(projection(ok=False, input_responds=False, findings=[finding]))
     lines = [line for line in score.feedback.split("\n") if line.startswith("- ")]
     assert lines == ["- [Important] no_input_response: pressing '1' changed nothing"]
+
+
+def _frames(*colours: str, dot: bool = False) -> list[bytes]:
+    import io
+
+    from PIL import Image, ImageDraw
+
+    out = []
+    for n, c in enumerate(colours):
+        im = Image.new("RGB", (192, 128), c)
+        if dot:  # a sprite that moves across the picture frame by frame
+            ImageDraw.Draw(im).rectangle((20 * n, 40, 20 * n + 30, 70), fill="#ffffff")
+        buf = io.BytesIO()
+        im.save(buf, format="PNG")
+        out.append(buf.getvalue())
+    return out
+
+
+def test_the_filmstrip_is_read_for_motion_and_a_still_one_costs_visuals_only() -> None:
+    from crumb.actors.embedded.filmstrip import read_film
+
+    moving = read_film(_frames(*["#102030"] * 5, dot=True))
+    still = read_film(_frames(*["#102030"] * 5))
+    assert moving is not None and moving.moving_steps == 4 and moving.distinct == 5 and not moving.still
+    assert still is not None and still.still and still.distinct == 1
+    plain, seen, frozen = judge(projection()), judge(projection(), film=moving), judge(projection(), film=still)
+    assert "the picture moved in 4 of 4 steps" in seen.scores["visuals"].note
+    assert seen.scores["visuals"].score == plain.scores["visuals"].score
+    assert frozen.scores["visuals"].score == plain.scores["visuals"].score - 1.0
+    assert frozen.verdict == plain.verdict == "PASS"  # a rule's reading of pixels never decides alone
+    assert read_film([b"not a png", _frames("#000000")[0]]) is None  # fewer than two pictures: nothing read

@@ -42,6 +42,10 @@ def test_pass_prints_a_report_and_exits_0(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     assert result.output.startswith("PASS")
     assert "1/1 passed" in result.output and (tmp_path / "qa" / "end.png").is_file()
+    # the filmstrip beside the screenshots: its frames, the contact sheet, and the report line naming it
+    film = sorted(p.name for p in (tmp_path / "qa" / "film").iterdir())
+    assert "sheet.png" in film and len([n for n in film if n.startswith("frame-")]) >= 3
+    assert "/qa/film/sheet.png" in result.output.split("  film ")[1]
 
 
 @pytest.mark.browser

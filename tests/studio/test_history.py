@@ -5,6 +5,7 @@ and the session list's filters. API tests over loopback HTTP, panels in real Chr
 
 from __future__ import annotations
 
+import hashlib
 import io
 import json
 import os
@@ -85,6 +86,27 @@ def test_every_round_has_its_scorecard_and_shots_say_when_replaced(hclient: http
     # QA writes its screenshots to the same paths each round: round 1's were replaced by round 2's
     assert first["screenshots"] and all(not s["exists"] and s["replaced_by"] == 2 for s in first["screenshots"])
     assert second["screenshots"] and all(s["exists"] for s in second["screenshots"])
+    # each round keeps its own filmstrip (artifacts/qa/round-K/), so round 1's frames are still round 1's
+    for r in rounds:
+        film = r["filmstrip"]
+        assert len(film["frames"]) >= 3 and all(f["exists"] for f in film["frames"])
+        assert {f["path"].rsplit("/", 1)[0] for f in film["frames"]} == {f"artifacts/qa/round-{r['round']}"}
+        assert film["sheet"] == f"artifacts/qa/round-{r['round']}/sheet.png"
+        assert any(f["after"] for f in film["frames"]) and film["inputs"]
+        got = hclient.get(f"/api/sessions/{sid}/file/{film['frames'][0]['path']}")
+        assert got.status_code == 200 and got.headers["content-type"] == "image/png"
+    # every file QA wrote is listed in its qa.result with the sha256 it has on disk
+    sdir = paths.session_dir(root, sid)
+    for ev in (e for e in read_events(paths.transcript_path(root, sid)) if e["kind"] == "qa.result"):
+        listed = {f["path"]: f["sha256"] for f in ev["data"]["files"]}
+        film = ev["data"]["filmstrip"]
+        assert {f["path"] for f in film["frames"]} | {film["sheet"]} <= set(listed)
+        assert all(f["sha256"] == listed[f["path"]] for f in film["frames"])
+        written = {p.relative_to(sdir).as_posix() for p in (sdir / film["sheet"]).parent.iterdir()}
+        assert written == {f["path"] for f in film["frames"]} | {film["sheet"]}
+    last = [e for e in read_events(paths.transcript_path(root, sid)) if e["kind"] == "qa.result"][-1]
+    for rel, digest in {f["path"]: f["sha256"] for f in last["data"]["files"]}.items():
+        assert hashlib.sha256((sdir / rel).read_bytes()).hexdigest() == digest, rel
     # the same rounds come with the session detail (the page's panels)
     detail = hclient.get(f"/api/sessions/{sid}").json()
     assert [r["verdict"] for r in detail["rounds"]] == ["FAIL", "PASS"]
@@ -205,6 +227,13 @@ def test_both_rounds_scorecards_plot_and_diff_in_the_page(page: Any, hstudio: St
     assert "FAIL" in text and "controls" in text and "measured · QA".lower() in text.lower()
     assert "were replaced by round 2" in text
     assert page.locator('#rounds details.round[data-round="2"] .round-shots img').count() >= 1
+    # each round shows its own filmstrip, every frame a picture the browser decoded, captioned with its time
+    for n in (1, 2):
+        frames = page.locator(f'#rounds details.round[data-round="{n}"] .filmstrip img')
+        assert frames.count() >= 3
+        page.wait_for_function("n => [...document.querySelectorAll(`#rounds details.round[data-round='${n}'] .filmstrip img`)]"
+                               ".every(i => i.complete && i.naturalWidth > 0)", arg=n)
+        assert " s after " in page.inner_text(f'#rounds details.round[data-round="{n}"] .filmstrip')
     # the plot: one mark per round, the FAIL below the PASS
     marks = page.eval_on_selector_all("#score-plot circle.mark",
                                       "els => els.map(e => [e.dataset.round, e.dataset.verdict, +e.getAttribute('cy')])")

@@ -130,6 +130,20 @@ def test_a_replaced_artifact_is_named_with_both_hashes(made: tuple[Path, str], t
                    f"recorded {entry['sha256'][:16]}…: replaced after it was recorded"], err
 
 
+def test_a_replaced_filmstrip_frame_is_named_with_the_qa_result_that_recorded_it(made: tuple[Path, str],
+                                                                                 tmp_path: Path) -> None:
+    root, sid, path = copy_of(made, tmp_path)
+    qa = [json.loads(raw) for raw in lines_of(path) if json.loads(raw)["kind"] == "qa.result"][-1]
+    frame = qa["data"]["filmstrip"]["frames"][0]
+    target = paths.session_dir(root, sid) / frame["path"]
+    target.write_bytes(b"not the frame QA took")
+    code, _, err = verify(root, sid)
+    assert code == 1
+    assert err == [f"{paths.session_dir(root, sid)}/{frame['path']}: sha256 "
+                   f"{hashlib.sha256(target.read_bytes()).hexdigest()[:16]}…, but the qa.result at line {qa['seq']} "
+                   f"recorded {frame['sha256'][:16]}…: replaced after it was recorded"], err
+
+
 def test_a_published_seal_catches_a_chain_rewritten_to_the_end(made: tuple[Path, str], tmp_path: Path) -> None:
     """Edit a line and re-hash every line after it: the chain holds, only the published head shows it."""
     root, sid, path = copy_of(made, tmp_path)

@@ -13,11 +13,13 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from crumb.actors.base import ActorError, ActorRequest, ActorResult, ProgressFn, ProgressUpdate
+from crumb.actors.embedded.filmstrip import read_film
 from crumb.actors.embedded.pitch import human_lines
 from crumb.actors.embedded.planner import plan
 from crumb.actors.embedded.research import research
 from crumb.actors.embedded.steering import apply_steering
 from crumb.actors.embedded.verifier import judge
+from crumb.actors.harness.verifier_dir import film_files
 from crumb.protocol.errors import first_problem
 from crumb.protocol.events import EvidenceItem, Meta, ResearchPlan
 from crumb.protocol.game import Spec
@@ -160,8 +162,10 @@ class LocalAdapter:
 
     def _verify(self, request: ActorRequest, data: dict[str, Any], progress: ProgressFn,
                 cancel: threading.Event) -> dict[str, Any]:
+        film = read_film([(request.work_dir / f.name).read_bytes() for f in film_files(data)
+                          if f.name.endswith(".png") and "frame-" in f.name and (request.work_dir / f.name).is_file()])
         try:
-            score = judge(data, request.settings.judge)
+            score = judge(data, request.settings.judge, film)
         except ValueError as exc:
             raise ActorError(f"local verifier: {exc}") from None
         progress(ProgressUpdate(message=f"verdict {score.verdict}, total {score.total:g}"))

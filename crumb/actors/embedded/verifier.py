@@ -2,6 +2,10 @@
 
 QA's measurements are ground truth here: a failed probe or console error is never argued away,
 and the verdict is never PASS when QA says not ok. Deterministic: same input, same JudgeScore.
+
+QA's filmstrip (when the Verifier's folder holds it) is read for motion and variety only (filmstrip.py):
+a play-through whose frames never move costs `visuals` a point, and the note says what the frames showed;
+it adds no issue, so it never decides a verdict on its own.
 """
 
 from __future__ import annotations
@@ -11,6 +15,7 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
+from crumb.actors.embedded.filmstrip import FilmReading
 from crumb.protocol.errors import first_problem
 from crumb.protocol.game import DIMENSIONS, Criterion, DimensionScore, JudgeScore, QAResult, Severity, Spec, Verdict
 from crumb.reducer.validator import qa_scores
@@ -73,8 +78,9 @@ def parse_projection(projected: dict[str, Any]) -> tuple[Spec, QAResult, dict[st
     return spec, qa, manifest if isinstance(manifest, dict) else {}
 
 
-def judge(projected: dict[str, Any], settings: Judge | None = None) -> JudgeScore:
-    """Score the six dimensions from the projected goal, spec, build and QA result, and decide.
+def judge(projected: dict[str, Any], settings: Judge | None = None, film: FilmReading | None = None) -> JudgeScore:
+    """Score the six dimensions from the projected goal, spec, build and QA result, and decide;
+    `film`: what QA's filmstrip frames showed (see filmstrip.read_film).
 
     Optional `projected["history"]`: earlier QA results of this session ([{"loaded": bool}, ...]);
     a second build that does not load is Critical (the design, not the build, is the problem).
@@ -182,6 +188,8 @@ def judge(projected: dict[str, Any], settings: Judge | None = None) -> JudgeScor
     else:
         visuals -= 1.5 if qa.canvas_animates is False else 0
         visuals = min(visuals, 3.5) if qa.canvas_nonblank is None else visuals
+        if film is not None and film.still and qa.canvas_animates is not False:
+            visuals -= 1.0  # QA saw the canvas change, but the play-through's frames never moved
     fps = qa.fps
     performance = measured.get("performance", 0.0 if not qa.loaded else 3.0)
     raw = {"goal_fit": goal_fit, "runs": runs, "controls": controls, "rules": rules, "visuals": visuals,
@@ -193,7 +201,8 @@ def judge(projected: dict[str, Any], settings: Judge | None = None) -> JudgeScor
         "runs": f"loaded={qa.loaded}, hook={qa.hook}, {len(qa.errors)} console errors",
         "controls": f"input responds: {qa.input_responds}",
         "rules": f"{sum(1 for p in qa.probes if p.ok)}/{len(qa.probes)} probes held",
-        "visuals": f"canvas nonblank={qa.canvas_nonblank}, animates={qa.canvas_animates}",
+        "visuals": f"canvas nonblank={qa.canvas_nonblank}, animates={qa.canvas_animates}"
+                   + (f"; {film.note()}" if film is not None else ""),
         "performance": "fps not measured" if fps is None else f"{fps:.0f} fps",
     }
     evidence_for = {

@@ -8,10 +8,16 @@ closing the socket.
 Models of the GPT-5 family (and o-series) accept only the default temperature: it is left out for them,
 and for any model whose server refuses it, with a progress note saying so. A 429 is waited out as its
 Retry-After asks (a progress event, inside the wall limit). HTTP(S)_PROXY / NO_PROXY are honoured.
+
+A chat server cannot say whether its model reads images, so the binding does: `options.images = true`
+sends the Verifier QA's filmstrip (the contact sheet, then each frame) as `image_url` parts of the user
+message; a server that refuses them (HTTP 400 naming images) gets the request again without them, with
+a progress note. Without the option, the prompt does not mention frames the model cannot see.
 """
 
 from __future__ import annotations
 
+import base64
 import http.client
 import json
 import os
@@ -43,6 +49,7 @@ from crumb.actors.harness.roles import (
     require_entry,
     result_payload,
 )
+from crumb.actors.harness.verifier_dir import FilmFile, film_files, film_note
 
 #: base URLs of the usual local servers, by provider name
 DEFAULT_BASES = {
@@ -258,6 +265,38 @@ def retry_after(value: str | None) -> float | None:
         return None
 
 
+def accepts_images(opts: Mapping[str, Any]) -> bool:
+    """The binding says its model reads images (options.images = true); a chat server cannot tell."""
+    value = opts.get("images", False)
+    return value is True or str(value).lower() in ("true", "1", "yes")
+
+
+def film_in(request: ActorRequest) -> list[tuple[FilmFile, bytes]]:
+    """The filmstrip files the Verifier's folder holds (prepare_verifier_dir copied those whose hash held)."""
+    out = []
+    for f in film_files(request.input):
+        path = request.work_dir / f.name
+        if path.is_file() and not path.is_symlink():
+            out.append((f, path.read_bytes()))
+    return out
+
+
+def user_content(prompt: str, film: list[tuple[FilmFile, bytes]]) -> str | list[dict[str, Any]]:
+    """The user message: the prompt alone, or the prompt then one image part per filmstrip file."""
+    if not film:
+        return prompt
+    parts: list[dict[str, Any]] = [{"type": "text", "text": prompt}]
+    for _f, data in film:
+        url = "data:image/png;base64," + base64.b64encode(data).decode("ascii")
+        parts.append({"type": "image_url", "image_url": {"url": url, "detail": "low"}})
+    return parts
+
+
+def refuses_images(error: str) -> bool:
+    text = error.lower()
+    return any(w in text for w in ("image", "vision", "multimodal", "image_url"))
+
+
 def refuses_temperature(error: str) -> bool:
     text = error.lower()
     return "temperature" in text and any(w in text for w in ("unsupported", "not support", "only the default"))
@@ -371,10 +410,14 @@ class OpenAIHarness(Harness):
             quoted = f"## The game folder now\n\n{current}" if current else ""
         elif request.role == "verifier":
             quoted = "## The game's files\n\n" + (quote_files(request.work_dir / "game") or "(none)")
-        prompt = prompt_for(request, mode="text", files=quoted)
+        film = film_in(request) if request.role == "verifier" and accepts_images(opts) else []
+        note = film_note(request.input, "They are attached to this message as images, in the order listed.") \
+            if film else ""
+        prompt = prompt_for(request, mode="text", files=quoted, film=note)
+        text_only = prompt_for(request, mode="text", files=quoted, film="") if film else prompt
         body: dict[str, Any] = {
             "model": model,
-            "messages": [{"role": "system", "content": SYSTEM}, {"role": "user", "content": prompt}],
+            "messages": [{"role": "system", "content": SYSTEM}, {"role": "user", "content": user_content(prompt, film)}],
             "stream": bool(opts.get("stream", True)),
         }
         fixed = model.rsplit("/", 1)[-1].lower().startswith(FIXED_TEMPERATURE)
@@ -404,6 +447,12 @@ class OpenAIHarness(Harness):
             stopped = _wait(call, request, cancel, started)
             if stopped or not call.error:
                 break
+            if film and call.status == 400 and refuses_images(call.error):
+                film = []
+                body["messages"][1]["content"] = text_only
+                progress(ProgressUpdate(message=f"the server refused images for {model}: sent again without the "
+                                        "filmstrip (set options.images = false to skip trying)", tool="note"))
+                continue
             if "temperature" in body and call.status == 400 and refuses_temperature(call.error):
                 body.pop("temperature")
                 progress(ProgressUpdate(message=f"the server refused a temperature for {model}: sent again without one",

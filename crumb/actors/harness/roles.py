@@ -15,6 +15,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError, model_validator
 
 from crumb import prompts
 from crumb.actors.base import ActorError, ActorRequest, ActorResult
+from crumb.actors.harness.verifier_dir import film_note
 from crumb.protocol.errors import first_problem
 from crumb.protocol.events import ResearchEvidence, ResearchPlan
 from crumb.protocol.game import JudgeScore, Spec
@@ -86,21 +87,28 @@ def portable_schema(role: str) -> dict[str, Any]:
     return out
 
 
-def prompt_for(request: ActorRequest, *, mode: Literal["tools", "text"] = "tools", files: str = "") -> str:
-    """The role's prompt for this request (see crumb/prompts/)."""
+def prompt_for(request: ActorRequest, *, mode: Literal["tools", "text"] = "tools", files: str = "",
+               film: str | None = None) -> str:
+    """The role's prompt for this request (see crumb/prompts/). `film`: the words about QA's filmstrip
+    (default for tools mode: the frames are in the folder, open them)."""
     role = request.role
     if mode == "tools":
         where = (
             "Your current folder is the game folder: create and edit the game's files there, and nowhere else."
             if role in WRITERS
-            else "Your current folder holds `input.json` (the JSON above) and `game/` (a copy of the build); "
-            "read them, change nothing."
+            else "Your current folder holds `input.json` (the JSON above), `game/` (a copy of the build) and, "
+            "when QA filmed the play-through, `filmstrip/`; read them, change nothing."
             if role == "verifier"
             else ""
         )
     else:
         where = ""
-    return prompts.render(role, request.input, schema=answer_schema(role), mode=mode, where=where, files=files)
+    if film is None:
+        film = film_note(request.input, "They are image files in your folder: open `filmstrip/sheet.png` and "
+                         "the frames with your file-reading tool and look at them before you score.") \
+            if mode == "tools" and role == "verifier" else ""
+    return prompts.render(role, request.input, schema=answer_schema(role), mode=mode, where=where, files=files,
+                          film=film)
 
 
 _FENCE = re.compile(r"```(?:json|JSON)?[ \t]*\n(.*?)\n[ \t]*```", re.S)

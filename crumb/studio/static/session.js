@@ -466,6 +466,23 @@ function renderPlot(rounds) {
                           "aria-label": `total score per round, ${rounds.length} rounds` }, kids));
 }
 
+// QA's frames of the round's play-through, in game-time order, each captioned with its game time and the
+// input it is the first frame after; the contact sheet links from the heading
+function filmstrip(r) {
+  const film = r.filmstrip;
+  if (!film || !film.frames.length) return null;
+  const shown = film.frames.filter((f) => f.exists);
+  return h("div", { class: "filmstrip-box" },
+    h("p", { class: "dim" }, `Filmstrip: ${film.frames.length} frames of QA's play-through`,
+      film.inputs.length ? ` (pressed ${film.inputs.join(", ")})` : "",
+      film.sheet ? h("span", {}, " · ", h("a", { href: fileUrl(film.sheet), target: "_blank", rel: "noopener", text: "contact sheet" })) : null,
+      shown.length < film.frames.length ? ` · ${film.frames.length - shown.length} no longer on disk` : ""),
+    h("div", { class: "filmstrip", dataset: { round: r.round } }, shown.map((f) =>
+      h("figure", {},
+        h("img", { src: fileUrl(f.path), alt: `round ${r.round} frame at ${(f.t_ms / 1000).toFixed(2)} s`, loading: "lazy" }),
+        h("figcaption", { class: "mono", text: `${(f.t_ms / 1000).toFixed(2)} s${f.after ? ` after ${f.after}` : ""}` })))));
+}
+
 function roundCard(r, all) {
   const q = r.qa;
   const shots = r.screenshots || [];
@@ -496,6 +513,7 @@ function roundCard(r, all) {
       h("a", { href: fileUrl(s.path), target: "_blank", rel: "noopener" },
         h("img", { src: fileUrl(s.path), alt: `round ${r.round} ${s.path}`, loading: "lazy" }),
         h("span", { class: "cap mono", text: s.path.split("/").pop() })))) : null,
+    filmstrip(r),
     gone.length ? h("p", { class: "dim shots-gone", text: gone.some((s) => s.replaced_by)
       ? `QA's screenshots of this round (${gone.map((s) => s.path.split("/").pop()).join(", ")}) were replaced by round ${gone.find((s) => s.replaced_by).replaced_by}'s.`
       : `QA's screenshots of this round are no longer on disk.` }) : null,
