@@ -247,6 +247,7 @@ class SpanBuilder:
             GEN_AI_RESPONSE_MODEL: meta.get("model") or None,
             GEN_AI_USAGE_INPUT_TOKENS: _count(meta.get("tokens_in")),
             GEN_AI_USAGE_OUTPUT_TOKENS: _count(meta.get("tokens_out")),
+            GEN_AI_RESPONSE_FINISH_REASONS: [str(meta["finish_reason"])] if meta.get("finish_reason") else None,
             "crumb.harness": str(meta.get("harness") or sdata.get("adapter") or binding.get("harness") or "") or None,
             "crumb.cost_usd": float(cost) if isinstance(cost, int | float) and not isinstance(cost, bool) else None,
             "crumb.cost_estimated": bool(meta.get("cost_estimated")) if cost is not None else None,

@@ -38,6 +38,9 @@ class Meta(Model):
     cost_usd: float | None = Field(default=None, ge=0)
     cost_estimated: bool = False
     duration_ms: int | None = Field(default=None, ge=0)
+    finish_reason: str | None = Field(default=None, max_length=64, description=(
+        "why the model's last answer ended, as its server said (`end_turn`, `stop`, `max_tokens`, `length`, "
+        "`refusal`, ...); absent when the harness cannot see it"))
 
 
 class InboxFile(Model):

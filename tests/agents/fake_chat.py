@@ -129,6 +129,10 @@ class Handler(BaseHTTPRequestHandler):
                 self.wfile.write(b"data: {oops\n\n")
                 self.wfile.flush()
                 return
+        # the last content chunk's successor: an empty delta with the finish reason, as the API sends it
+        last = {"id": "c", "object": "chat.completion.chunk", "model": model,
+                "choices": [{"index": 0, "delta": {}, "finish_reason": "stop"}]}
+        self.wfile.write(f"data: {json.dumps(last)}\n\n".encode())
         if usage is not None:
             tail = {"id": "c", "object": "chat.completion.chunk", "model": model, "choices": [], "usage": usage}
             self.wfile.write(f"data: {json.dumps(tail)}\n\n".encode())

@@ -38,6 +38,8 @@ def spans_carry_the_usage_recorded(root, sid) -> list:
             else:
                 want = PROVIDER_NAMES.get(meta[field], meta[field]) if field == "provider" else meta[field]
                 assert span.attributes[attr] == want, (span.name, attr)
+        reasons = span.attributes.get("gen_ai.response.finish_reasons")
+        assert reasons == ([meta["finish_reason"]] if meta.get("finish_reason") else None), (span.name, reasons)
         assert span.status == ("ok" if result and result["kind"] != "effect.failed" else "error"), span
     return runs
 
@@ -77,6 +79,8 @@ def test_a_fail_verdict_brings_a_fix_round_through_real_claude(root, daemon, cla
     builders = [s.attributes for s in runs if s.name == "invoke_agent builder"]
     assert len(builders) == 2 and all(a["gen_ai.usage.input_tokens"] > 0 and a["crumb.harness"] == "claude" and
                                       a["gen_ai.provider.name"] == "anthropic" for a in builders), builders
+    # the fake model ends each answer with stop_reason end_turn; claude's result passes it on
+    assert all(a["gen_ai.response.finish_reasons"] == ["end_turn"] for a in builders), builders
 
 
 def test_the_cross_preset_runs_claude_and_codex_in_one_session(root, daemon, vendors):

@@ -152,7 +152,7 @@ def test_usage_a_harness_reports_maps_and_usage_it_does_not_is_left_out() -> Non
             effect="E1.1"), ()),
         (ev(4, "spec", "planner", {}, effect="E1.1", meta={
             "harness": "claude", "provider": "anthropic", "model": "claude-sonnet-4-5-20250929", "tokens_in": 1200,
-            "tokens_out": 340, "cost_usd": 0.0087, "cost_estimated": True}), (codex,)),
+            "tokens_out": 340, "cost_usd": 0.0087, "cost_estimated": True, "finish_reason": "end_turn"}), (codex,)),
         (ev(5, "effect.started", "dispatcher", {"kind": "run_actor", "actor": "builder", "adapter": "codex"},
             effect="E2.1"), ()),
         (ev(6, "effect.failed", "dispatcher", {"kind": "run_actor", "actor": "builder", "error": "401 Unauthorized"},
@@ -165,10 +165,11 @@ def test_usage_a_harness_reports_maps_and_usage_it_does_not_is_left_out() -> Non
         "anthropic", "claude-sonnet-4-5", "claude-sonnet-4-5-20250929")
     assert (a["gen_ai.usage.input_tokens"], a["gen_ai.usage.output_tokens"], a["crumb.cost_usd"]) == (1200, 340, 0.0087)
     assert a["crumb.cost_estimated"] is True and planner.status == "ok"
+    assert a["gen_ai.response.finish_reasons"] == ["end_turn"]
     b = failed.attributes
     assert not any(k.startswith("gen_ai.usage.") or k == "crumb.cost_usd" for k in b), b  # absent, not 0
     assert (b["gen_ai.provider.name"], b["gen_ai.request.model"], b["error.type"]) == ("openai", "gpt-5.5", "effect.failed")
-    assert "gen_ai.response.model" not in b
+    assert "gen_ai.response.model" not in b and "gen_ai.response.finish_reasons" not in b
     assert failed.status == "error" and failed.status_message == "401 Unauthorized"
     (session,) = builder.still_open()  # no done yet: the session span is open, ended at the last event
     assert session.attributes["crumb.open"] is True and session.end_ns == otel.ts_ns("2026-12-01T10:00:06.000000Z")

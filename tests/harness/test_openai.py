@@ -40,7 +40,7 @@ def test_planner_streams_a_spec(openai_server, tmp_path, progress):
 
 def test_non_streaming_server(openai_server, tmp_path, progress):
     result = run("planner", tmp_path, progress, openai_server, bind=binding(openai_server, stream=False))
-    assert "spec" in result.payload
+    assert "spec" in result.payload and result.usage.finish_reason == "stop"
 
 
 def test_builder_files_are_written_in_the_work_dir(openai_server, tmp_path, progress):
@@ -100,6 +100,7 @@ def test_usage_from_server_and_estimated_cost(openai_server, tmp_path, progress)
     openai_server.control = {"usage": {"prompt_tokens": 1234, "completion_tokens": 56}}
     usage = run("planner", tmp_path, progress, openai_server).usage
     assert (usage.tokens_in, usage.tokens_out) == (1234, 56)
+    assert usage.finish_reason == "stop"  # the stream's last choice chunk says why the answer ended
     assert usage.provider == "ollama" and usage.cost_usd == 0.0 and usage.cost_estimated
 
 

@@ -177,4 +177,5 @@ def _usage(request: ActorRequest, res: dict[str, Any], duration_ms: int) -> Any:
         tokens_out=tokens_out if u else None,
         cost_usd=float(cost) if isinstance(cost, (int, float)) else None,
         duration_ms=int(res.get("duration_ms") or duration_ms),
+        finish_reason=res.get("stop_reason"),  # the last assistant message's, on every result (null before any)
     )

@@ -109,6 +109,7 @@ def usage_meta(
     tokens_out: int | None,
     cost_usd: float | None = None,
     duration_ms: int | None = None,
+    finish_reason: str | None = None,
 ) -> Meta:
     """Usage for a result; the cost is estimated from the harness's price lookup when the CLI gave none."""
     from crumb.actors.harness import registry  # the registry loads harness modules that import this one
@@ -132,6 +133,7 @@ def usage_meta(
         cost_usd=cost_usd,
         cost_estimated=estimated,
         duration_ms=duration_ms,
+        finish_reason=finish_reason if isinstance(finish_reason, str) and finish_reason.strip() else None,
     )
 
 

@@ -130,6 +130,7 @@ class _Call(threading.Thread):
         self.text: list[str] = []
         self.usage: dict[str, Any] = {}
         self.model: str | None = None
+        self.finish_reason: str | None = None  # the first choice's, as the server said it
         self.error: str | None = None
         self.status = 0
         self.retry_after: float | None = None
@@ -210,6 +211,7 @@ class _Call(threading.Thread):
             if isinstance(chunk.get("usage"), dict):
                 self.usage = chunk["usage"]
             for choice in chunk.get("choices") or []:
+                self.finish_reason = _named((choice or {}).get("finish_reason")) or self.finish_reason
                 piece = ((choice or {}).get("delta") or {}).get("content")
                 if piece:
                     self.text.append(piece)
@@ -227,6 +229,7 @@ class _Call(threading.Thread):
             return
         self.text.append(str(content or ""))
         self.model = _named(obj.get("model"))
+        self.finish_reason = _named(obj["choices"][0].get("finish_reason"))
         if isinstance(obj.get("usage"), dict):
             self.usage = obj["usage"]
 
@@ -504,7 +507,7 @@ class OpenAIHarness(Harness):
         req = request.model_copy(update={"binding": request.binding.model_copy(update={"provider": provider})})
         # the model the server says answered (its reply's `model`), else the one asked for
         return usage_meta("openai", req, model=call.model or request.binding.model, tokens_in=tokens_in, tokens_out=tokens_out,
-                          duration_ms=duration_ms)
+                          duration_ms=duration_ms, finish_reason=call.finish_reason)
 
 
 def _wait(call: _Call, request: ActorRequest, cancel: threading.Event, started: float) -> str | None:
