@@ -75,6 +75,7 @@ TASK_CPUS_ENV = "CRUMB_RAY_TASK_CPUS"
 TASK_CPUS = 0.5
 ATTEMPTS = ".crumb-ray/attempts.jsonl"  # in a worker-local root: one line per attempt (pid, node, time)
 MAX_RETRIES = 3
+START_ATTEMPTS = 3  # starts of a local cluster before its raylet start time-out is final
 
 
 class RayUnavailable(RuntimeError):
@@ -161,8 +162,15 @@ def start_local(cpus: int | None = None, slots: int | None = None) -> None:
     (default $CRUMB_RAY_SLOTS, else two per CPU: a cell's task asks for half a CPU, see TASK_CPUS)."""
     n = cpus or os.cpu_count() or 1
     browsers = slots or int(os.environ.get(SLOTS_ENV) or 0) or 2 * n
-    ray.init(address="local", num_cpus=n, resources={BROWSER: browsers}, runtime_env=runtime_env(), _node_ip_address="127.0.0.1",
-             log_to_driver=False, include_dashboard=False, configure_logging=False)
+    for attempt in range(START_ATTEMPTS):
+        try:
+            ray.init(address="local", num_cpus=n, resources={BROWSER: browsers}, runtime_env=runtime_env(),
+                     _node_ip_address="127.0.0.1", log_to_driver=False, include_dashboard=False, configure_logging=False)
+            return
+        except Exception as e:  # Ray raises a bare Exception when its raylet misses a fixed 30 s start window
+            if "timed out during startup" not in str(e) or attempt == START_ATTEMPTS - 1:
+                raise
+            ray.shutdown()  # a loaded machine can be that slow once; the next start finds the work warm
 
 
 def setup_files(root: Path) -> dict[str, bytes]:

@@ -36,7 +36,8 @@ def test_session_list_shows_sessions_newest_first(page: Any, studio: Studio, roo
     assert ids == [newer.session, older.session]
     first = page.locator(".session").nth(1)
     assert "Neon Snake" in first.inner_text() and "PARTIAL" in first.inner_text() and "snake" in first.inner_text()
-    assert first.locator(".thumb img").evaluate("img => img.complete && img.naturalWidth > 0")
+    thumb = first.locator(".thumb img").element_handle()
+    page.wait_for_function("img => img.complete && img.naturalWidth > 0", arg=thumb)  # an image loads after the row shows
     assert page.errors == []
 
 
