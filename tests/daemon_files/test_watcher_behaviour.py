@@ -214,10 +214,16 @@ def test_a_real_kernel_queue_overflow_is_followed_by_a_rescan(tmp_path: Path) ->
     limit = int(Path("/proc/sys/fs/inotify/max_queued_events").read_text())
     if limit > 40_000:
         pytest.skip(f"max_queued_events is {limit}: too many files to overflow it in a test")
+    from watchdog.observers.inotify_c import DEFAULT_NUM_EVENTS
+
     with Watcher(tmp_path) as w:
         inbox = tmp_path / "inbox"
-        count = limit // 2 + 500  # 2 events each (create, close): more than the kernel queues
-        with w._lock:  # the reader thread blocks on its first event, so the kernel queue fills up
+        # 2 events each (create, close): more than the kernel queues, plus the one buffer of events
+        # watchdog's reader may take before it stops (it drains the kernel into its own unbounded
+        # queue, so only a stalled reader lets the kernel's queue overflow, as on a starved machine)
+        count = limit // 2 + DEFAULT_NUM_EVENTS // 2 + 500
+        assert w._inotify is not None
+        with w._inotify._fd._lock:  # watchdog's reader takes this lock between two reads: it stalls
             for i in range(count):
                 fd = os.open(inbox / f"f{i:05d}.txt", os.O_WRONLY | os.O_CREAT, 0o644)
                 os.write(fd, b"x")
