@@ -99,6 +99,11 @@ class _Folder:
     def on_queue_overflow(self) -> None:
         self.backend.reports.overflowed()
 
+    def on_events_lost(self) -> None:
+        """watchdog 7.1 calls this after every callback's on_queue_overflow; without it the call raises
+        in watchdog's dispatcher thread and ends it, and with it every later event. The rescan is
+        already asked for."""
+
 
 class Inotify:
     """The watches of one Watcher. `lock` is the Watcher's watch-bookkeeping lock (re-entrant), so a

@@ -234,6 +234,8 @@ def test_a_real_kernel_queue_overflow_is_followed_by_a_rescan(tmp_path: Path) ->
             names.add(ev.path.name)
         assert w.overflows >= 1
         assert len(names) == count and names == {f"f{i:05d}.txt" for i in range(count)}
+        (inbox / "after.txt").write_text("the watcher still hears the kernel\n")  # no rescan finds this one
+        assert next_event(w, deadline=60).path.name == "after.txt"
 
 
 def test_a_hard_link_needs_a_rescan_and_a_rescan_finds_it(tmp_path: Path) -> None:
