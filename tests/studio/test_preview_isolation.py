@@ -9,13 +9,13 @@ from __future__ import annotations
 
 import socket
 import threading
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from crumb.studio.server import Studio
 from tests.studio.conftest import open_session
@@ -119,16 +119,13 @@ def test_a_spinning_game_does_not_stall_the_studio_tab(plain_browser: Any, studi
         frame = page.wait_for_selector("iframe#preview", state="attached")
         assert frame.get_attribute("src").startswith(f"http://localhost:{studio.preview_port}/"), frame.get_attribute("src")
         wait_until(lambda: page.evaluate("() => window.__spun === true"), 30, "the game to enter its endless loop")
-        page.evaluate("() => new Promise(r => setTimeout(r, 300))")  # the loop has surely begun by now
-        started = time.monotonic()
-        worst = 0.0
-        for _ in range(10):  # the Studio's own script answers while the game spins
-            t = time.monotonic()
-            assert page.evaluate("() => new Promise(r => setTimeout(() => r(1 + 1), 20))") == 2
-            worst = max(worst, time.monotonic() - t)
-        print(f"studio evaluate with a spinning game: worst {worst * 1000:.1f} ms, 10 calls in "
-              f"{(time.monotonic() - started) * 1000:.0f} ms")
-        assert worst < 5.0
+        game = frame.content_frame()
+        assert game is not None
+        with pytest.raises(PlaywrightTimeout):  # the game's page answers nothing: it spins, and never stops
+            game.wait_for_function("() => true", timeout=1000)
+        # while it spins, the Studio's own timers keep firing (a shared renderer would never run them)
+        page.evaluate("() => { window.__ticks = 0; setInterval(() => window.__ticks++, 20); }")
+        page.wait_for_function("() => window.__ticks >= 10", timeout=60_000)
     finally:
         ctx.close()
 
