@@ -28,8 +28,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from crumb.reducer.effects import Record
 from crumb.reducer.reduce import apply, initial_state
 from crumb.reducer.replay import replay_events, replay_file
-from crumb.store.reader import read_events
 from crumb.settings import Settings
+from crumb.store.reader import read_events
 from tests.core.sim import judge_data, manifest, qa_data, spec_data
 
 TARGET_RATIO = 1.0

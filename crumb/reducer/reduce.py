@@ -59,12 +59,13 @@ def _ts(value: str) -> datetime:
 class _Ctx:
     """Collects the effects one event causes, numbering their ids."""
 
-    __slots__ = ("event", "effects", "n")
+    __slots__ = ("event", "effects", "n", "following")
 
-    def __init__(self, event: TranscriptLine) -> None:
+    def __init__(self, event: TranscriptLine, following: TranscriptLine | None = None) -> None:
         self.event = event
         self.effects: list[Effect] = []
         self.n = 0
+        self.following = following  # the transcript's next line, when fold knows it
 
     def new_id(self) -> str:
         self.n += 1
@@ -91,7 +92,11 @@ def apply(state: SessionState, event: Event | TranscriptLine) -> list[Effect]:
     daemon and the tests have it); both are reduced by the same code. An event that routes nothing (progress, notes, started) costs a handful of
     look-ups and creates no objects; fold skips even that for most of them.
     """
-    line = event if isinstance(event, TranscriptLine) else _line(event, state.last_seq)
+    return _apply(state, event if isinstance(event, TranscriptLine) else _line(event, state.last_seq), None)
+
+
+def _apply(state: SessionState, line: TranscriptLine, following: TranscriptLine | None) -> list[Effect]:
+    """apply, told the line that follows in the transcript (fold knows it; see _audit)."""
     kind = line.kind
     ts: str | None = line.ts
     state.last_seq = line.seq
@@ -121,7 +126,7 @@ def apply(state: SessionState, event: Event | TranscriptLine) -> list[Effect]:
         if kind in _AUX_WITH_STATE:
             _aux(state, kind, _data(line))
     else:
-        ctx = _Ctx(line)
+        ctx = _Ctx(line, following)
         if not state.session:
             state.session = line.session
         if effect is not None:
@@ -146,12 +151,16 @@ def fold(state: SessionState, lines: Iterable[TranscriptLine]) -> SessionState:
     Most lines of a long session are quiet: a report on a running effect (progress, effect.started, ...)
     with no usage, a canonical timestamp before the wall-clock check point, in a session that has
     started. Such a line changes the session's counters and clock and nothing else, so the loop counts it
-    without calling apply; every other line goes through apply. tests/core/test_properties.py checks,
-    for random sessions, that this gives the state of applying every line one by one."""
+    without calling apply; every other line goes through apply, told the line after it (see _audit).
+    tests/core/test_properties.py checks, for random sessions and every prefix of them, that this gives the
+    state of applying every line one by one."""
     quiet, ts_len = _QUIET, _TS_LEN
     pending, started, wall = state.pending, state.started_at, state.wall_check
     seq, events, last_ts = state.last_seq, state.events, state.last_ts
-    for line in lines:
+    ahead = iter(lines)
+    following = next(ahead, None)
+    while following is not None:
+        line, following = following, next(ahead, None)
         kind, ts = line.kind, line.ts
         if kind in quiet and len(ts) == ts_len and not line.meta and started is not None and (wall is None or ts < wall):
             effect = pending.get(line.effect)  # type: ignore[arg-type]  # None: no effect, not found
@@ -160,7 +169,7 @@ def fold(state: SessionState, lines: Iterable[TranscriptLine]) -> SessionState:
                 events += 1
                 continue
         state.last_seq, state.events, state.last_ts = seq, events, last_ts
-        apply(state, line)
+        _apply(state, line, following)
         pending, started, wall = state.pending, state.started_at, state.wall_check
         seq, events, last_ts = state.last_seq, state.events, state.last_ts
     state.last_seq, state.events, state.last_ts = seq, events, last_ts
@@ -476,6 +485,13 @@ def _aux(state: SessionState, kind: str, data: dict[str, Any]) -> None:
 
 
 def _audit(state: SessionState, ctx: _Ctx, effect: RunActor, judge: dict[str, Any]) -> None:
+    following = ctx.following
+    if following is not None and following.kind == "audit" and following.effect == f"{ctx.event.id}.{ctx.n + 1}":
+        # replay, and the transcript's next line is this very audit, as it was recorded: it closes the effect
+        # before anything can read it and routes with its own data, so the judgement is not audited again
+        # for nobody (the effect's data is left empty; the state after that line is the same)
+        _record(state, ctx, "audit", {})
+        return
     inputs = effect.input
     input_ids = [x for x in (
         (inputs.get("goal") or {}).get("id"), (inputs.get("spec") or {}).get("id"),
