@@ -9,12 +9,13 @@ state: after a crash, replay yields exactly what is left to do.
 from __future__ import annotations
 
 import copy
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import msgspec
 
+from crumb.protocol.line import TranscriptLine
 from crumb.protocol.names import ACTORS, EVENT_KINDS
 from crumb.reducer.effects import (
     BindingData,
@@ -58,16 +59,17 @@ def _ts(value: str) -> datetime:
 class _Ctx:
     """Collects the effects one event causes, numbering their ids."""
 
-    __slots__ = ("event", "effects", "n")
+    __slots__ = ("event", "effects", "n", "following")
 
-    def __init__(self, event: Event) -> None:
+    def __init__(self, event: TranscriptLine, following: TranscriptLine | None = None) -> None:
         self.event = event
         self.effects: list[Effect] = []
         self.n = 0
+        self.following = following  # the transcript's next line, when fold knows it
 
     def new_id(self) -> str:
         self.n += 1
-        return f"{self.event['id']}.{self.n}"
+        return f"{self.event.id}.{self.n}"
 
 
 # ====================================================================== public API
@@ -77,24 +79,30 @@ def initial_state(session: str = "") -> SessionState:
     return SessionState(session=session)
 
 
-def reduce(state: SessionState, event: Event) -> tuple[SessionState, list[Effect]]:
+def reduce(state: SessionState, event: Event | TranscriptLine) -> tuple[SessionState, list[Effect]]:
     """The pure step. The input state is not modified."""
     new = state.copy()
     return new, apply(new, event)
 
 
-def apply(state: SessionState, event: Event) -> list[Effect]:
+def apply(state: SessionState, event: Event | TranscriptLine) -> list[Effect]:
     """Reduce in place (for folds that own their state); returns the effects to dispatch.
 
-    This is replay's hot path: an event that routes nothing (progress, notes, started) costs a
-    handful of dict look-ups and creates no objects.
+    `event` is a line as replay reads it (a TranscriptLine) or an event in JSON form (a dict, as the
+    daemon and the tests have it); both are reduced by the same code. An event that routes nothing (progress, notes, started) costs a handful of
+    look-ups and creates no objects; fold skips even that for most of them.
     """
-    kind = event.get("kind")
-    state.last_seq = event.get("seq", state.last_seq)
+    return _apply(state, event if isinstance(event, TranscriptLine) else _line(event, state.last_seq), None)
+
+
+def _apply(state: SessionState, line: TranscriptLine, following: TranscriptLine | None) -> list[Effect]:
+    """apply, told the line that follows in the transcript (fold knows it; see _audit)."""
+    kind = line.kind
+    ts: str | None = line.ts
+    state.last_seq = line.seq
     state.events += 1
     if kind in RECORD_ONLY:
         return []
-    ts = event.get("ts")
     if type(ts) is str:
         if len(ts) != _TS_LEN:
             ts = _canonical(ts)
@@ -102,47 +110,90 @@ def apply(state: SessionState, event: Event) -> list[Effect]:
             if state.started_at is None:
                 state.started_at = ts
             state.last_ts = ts
-    meta = event.get("meta")
+    meta = line.meta
     usage = _add_usage(state, meta) if meta and kind != "done" else False
     if kind not in KNOWN_KINDS:
         state.unknown += 1
         return []
 
     ctx: _Ctx | None = None
-    effect_id = event.get("effect")
+    effect_id = line.effect
     effect = state.pending.get(effect_id) if effect_id is not None else None
     if effect_id is not None and (effect is None or kind not in effect.closes):
         if kind not in AUX_KINDS:
             state.duplicates += 1  # a result for an effect already closed, or never issued
             return []
         if kind in _AUX_WITH_STATE:
-            _aux(state, kind, _data(event))
+            _aux(state, kind, _data(line))
     else:
-        ctx = _Ctx(event)
+        ctx = _Ctx(line, following)
         if not state.session:
-            state.session = event.get("session", "")
+            state.session = line.session
         if effect is not None:
             del state.pending[effect.id]
-            _on_result(state, ctx, effect, kind, _data(event))
+            _on_result(state, ctx, effect, kind, _data(line))
         elif state.done is not None:
-            _after_done(state, ctx, kind, _data(event))
+            _after_done(state, ctx, kind, _data(line))
         else:
             handler = _HANDLERS.get(kind)
             if handler is not None:
-                handler(state, ctx, _data(event))
+                handler(state, ctx, _data(line))
     wall = state.wall_check is not None and ts is not None and ts >= state.wall_check
     if (usage or wall) and state.done is None and not state.finishing:
-        ctx = ctx or _Ctx(event)
+        ctx = ctx or _Ctx(line)
         _check_usage_budgets(state, ctx, usage=usage, wall=wall)
     return ctx.effects if ctx is not None else []
 
 
-def _data(event: Event) -> dict[str, Any]:
-    data = event.get("data")
+def fold(state: SessionState, lines: Iterable[TranscriptLine]) -> SessionState:
+    """apply over many lines, in place (replay's loop); returns the state.
+
+    Most lines of a long session are quiet: a report on a running effect (progress, effect.started, ...)
+    with no usage, a canonical timestamp before the wall-clock check point, in a session that has
+    started. Such a line changes the session's counters and clock and nothing else, so the loop counts it
+    without calling apply; every other line goes through apply, told the line after it (see _audit).
+    tests/core/test_properties.py checks, for random sessions and every prefix of them, that this gives the
+    state of applying every line one by one."""
+    quiet, ts_len = _QUIET, _TS_LEN
+    pending, started, wall = state.pending, state.started_at, state.wall_check
+    seq, events, last_ts = state.last_seq, state.events, state.last_ts
+    ahead = iter(lines)
+    following = next(ahead, None)
+    while following is not None:
+        line, following = following, next(ahead, None)
+        kind, ts = line.kind, line.ts
+        if kind in quiet and len(ts) == ts_len and not line.meta and started is not None and (wall is None or ts < wall):
+            effect = pending.get(line.effect)  # type: ignore[arg-type]  # None: no effect, not found
+            if effect is not None and kind not in effect.closes:
+                seq, last_ts = line.seq, ts
+                events += 1
+                continue
+        state.last_seq, state.events, state.last_ts = seq, events, last_ts
+        _apply(state, line, following)
+        pending, started, wall = state.pending, state.started_at, state.wall_check
+        seq, events, last_ts = state.last_seq, state.events, state.last_ts
+    state.last_seq, state.events, state.last_ts = seq, events, last_ts
+    return state
+
+
+def _line(event: Event, last_seq: int) -> TranscriptLine:
+    """An event in JSON form as the line the reducer reads: its fields as they are, unchecked (a hand-made
+    or fuzzed event may lack any of them, or hold anything)."""
+    get = event.get
+    fields: Any = {"v": get("v"), "seq": get("seq", last_seq), "id": get("id"), "ts": get("ts"),
+                   "session": get("session", ""), "kind": get("kind"), "from_": get("from"), "effect": get("effect"),
+                   "data": get("data"), "meta": get("meta")}
+    return TranscriptLine(**fields)
+
+
+def _data(line: TranscriptLine) -> dict[str, Any]:
+    data = line.data
     return data if type(data) is dict else {}
 
 
 _AUX_WITH_STATE = frozenset({"spec.update", "error"})
+# reports on an effect that change nothing but the session's counters and clock (see fold)
+_QUIET = AUX_KINDS - _AUX_WITH_STATE - RECORD_ONLY
 
 
 # ====================================================================== bookkeeping
@@ -387,24 +438,24 @@ def _on_result(state: SessionState, ctx: _Ctx, effect: Pending, kind: str, data:
             return
         state.failures[effect.actor] = 0
     if run is not None and kind in RESULT_KINDS and run.actor in RUN_CLOSES:
-        state.played[run.actor] = played_by(run.binding, run.index, event.get("meta"), _chain(state, run.actor))
+        state.played[run.actor] = played_by(run.binding, run.index, event.meta, _chain(state, run.actor))
     if kind == "research.plan":
         _run(state, ctx, "researcher", {"pitch": state.pitch, "plan": data})
     elif kind == "research.evidence":
         state.evidence = list(data.get("items") or [])[:HISTORY]
         _run_planner(state, ctx, run.input.get("feedback") if run is not None else None)
     elif kind == "spec":
-        state.spec = {"id": event["id"], "data": data}
+        state.spec = {"id": event.id, "data": data}
         _run_builder(state, ctx, run.input.get("feedback") if run is not None else None)
     elif kind == "build":
-        build: BuildRef = {"id": event["id"], "manifest": data.get("manifest") or {}, "spec": data.get("spec")}
+        build: BuildRef = {"id": event.id, "manifest": data.get("manifest") or {}, "spec": data.get("spec")}
         state.build = build
         _run_qa(state, ctx)
     elif kind == "qa.result":
-        state.qa = {"id": event["id"], "data": data}
+        state.qa = {"id": event.id, "data": data}
         _run_verifier(state, ctx)
     elif kind == "judge.score":
-        state.judge = {"id": event["id"], "data": data}
+        state.judge = {"id": event.id, "data": data}
         if run is not None:
             _audit(state, ctx, run, data)
     elif kind == "audit":
@@ -434,6 +485,13 @@ def _aux(state: SessionState, kind: str, data: dict[str, Any]) -> None:
 
 
 def _audit(state: SessionState, ctx: _Ctx, effect: RunActor, judge: dict[str, Any]) -> None:
+    following = ctx.following
+    if following is not None and following.kind == "audit" and following.effect == f"{ctx.event.id}.{ctx.n + 1}":
+        # replay, and the transcript's next line is this very audit, as it was recorded: it closes the effect
+        # before anything can read it and routes with its own data, so the judgement is not audited again
+        # for nobody (the effect's data is left empty; the state after that line is the same)
+        _record(state, ctx, "audit", {})
+        return
     inputs = effect.input
     input_ids = [x for x in (
         (inputs.get("goal") or {}).get("id"), (inputs.get("spec") or {}).get("id"),
@@ -449,7 +507,7 @@ def _audit(state: SessionState, ctx: _Ctx, effect: RunActor, judge: dict[str, An
         builder_provider=_binding(state, "builder").get("provider"),
         settings=state.settings.judge,
     )
-    data = {"judge": ctx.event["id"], "qa": _id(state.qa), **result}
+    data = {"judge": ctx.event.id, "qa": _id(state.qa), **result}
     n = len(result["corrections"])
     _record(state, ctx, "audit", data, body=f"{result['verdict']} ({n} correction{'s' if n != 1 else ''})")
 
@@ -577,13 +635,13 @@ def _on_fork(state: SessionState, ctx: _Ctx, data: dict[str, Any]) -> None:
 
 
 def _on_goal(state: SessionState, ctx: _Ctx, data: dict[str, Any]) -> None:
-    state.goal = {"id": ctx.event["id"], "pitch": data.get("pitch", "")}
+    state.goal = {"id": ctx.event.id, "pitch": data.get("pitch", "")}
     _run_planner(state, ctx)
 
 
 def _on_spec_update(state: SessionState, ctx: _Ctx, data: dict[str, Any]) -> None:
     spec = {k: v for k, v in data.items() if k not in ("by", "source")}
-    state.spec = {"id": ctx.event["id"], "data": spec}
+    state.spec = {"id": ctx.event.id, "data": spec}
     if data.get("by", "user") == "user":
         _cancel_runs(state, ctx)
         _run_builder(state, ctx, "the person edited the spec")

@@ -13,10 +13,12 @@ import os
 from collections.abc import Iterator
 from datetime import datetime
 from pathlib import Path
-from typing import Any, NotRequired, TypedDict
+from types import UnionType
+from typing import Any, NotRequired, TypedDict, Union, get_args, get_origin
 
 import msgspec
 
+from crumb.protocol.line import TranscriptLine, line_decoder
 from crumb.protocol.names import EVENT_KINDS, SCHEMA_VERSION
 from crumb.store.durable import fsync_dir
 
@@ -101,11 +103,20 @@ def repair(path: Path) -> Path | None:
         os.close(fd)
 
 
-Envelope = TypedDict("Envelope", {
-    "v": int, "seq": int, "id": str, "ts": str, "session": str, "prev": NotRequired[str], "kind": str, "from": str,
-    "parent": NotRequired[str | None], "effect": NotRequired[str | None], "body": NotRequired[str],
-    "data": NotRequired[Any], "meta": NotRequired[dict[str, Any]],
-})
+def _envelope_dict() -> Any:
+    """The envelope as a TypedDict, derived from TranscriptLine field by field (one statement of what a reader
+    checks): a field with a default is NotRequired, and `prev`'s UNSET means "absent, never null"."""
+    fields: dict[str, Any] = {}
+    for f in msgspec.structs.fields(TranscriptLine):
+        kind: Any = f.type
+        if get_origin(kind) in (Union, UnionType):
+            kind = Union[tuple(a for a in get_args(kind) if a is not msgspec.UnsetType)]  # noqa: UP007
+        fields[f.encode_name] = kind if f.required else NotRequired[kind]
+    typed_dict: Any = TypedDict
+    return typed_dict("Envelope", fields)
+
+
+Envelope = _envelope_dict()
 # decodes and checks Envelope-shaped dicts; typed Any so that readers hand out plain dict[str, Any] events
 _decoder: msgspec.json.Decoder[Any] = msgspec.json.Decoder(Envelope)
 
@@ -181,11 +192,24 @@ def read_events(path: Path, *, after_seq: int = 0, validate: bool = False) -> It
 
     A missing file reads as empty. A bad line before the end raises TranscriptError naming it.
     """
+    return _scan(path, after_seq, validate, False)
+
+
+def read_lines(path: Path, *, after_seq: int = 0, validate: bool = False) -> Iterator[TranscriptLine]:
+    """read_events as TranscriptLine structs (replay's reader: attribute access, no dict per line). The same
+    lines are read and the same damage named, in the same words."""
+    return _scan(path, after_seq, validate, True)
+
+
+def _scan(path: Path, after_seq: int, validate: bool, lines: bool) -> Iterator[Any]:
+    """The one scan loop: envelope and seq checked per line by the fast decoder; any line it does not
+    take (and every line with validate) goes through decode_line, which names the problem or checks in full."""
     try:
         f = open(path, "rb")
     except FileNotFoundError:
         return
-    decode = _decoder.decode
+    decode = line_decoder.decode if lines else _decoder.decode
+    obj: Any
     with f:
         expected = 1
         session = None
@@ -196,12 +220,16 @@ def read_events(path: Path, *, after_seq: int = 0, validate: bool = False) -> It
                 return
             try:
                 obj = decode(raw)
-                ok = obj["seq"] == expected and obj["session"] == session and not validate
+                if lines:
+                    ok = obj.seq == expected and obj.session == session and not validate
+                else:
+                    ok = obj["seq"] == expected and obj["session"] == session and not validate
             except msgspec.DecodeError:  # ValidationError is one too
                 ok = False
             if not ok:
-                obj = decode_line(raw, path, expected, expected, validate, session)
-                session = obj["session"]
+                checked = decode_line(raw, path, expected, expected, validate, session)
+                session = checked["session"]
+                obj = decode(raw) if lines else checked  # the line passed the same checks: it decodes
             expected += 1
-            if obj["seq"] > after_seq:
+            if (obj.seq if lines else obj["seq"]) > after_seq:
                 yield obj

@@ -5,12 +5,14 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import orjson
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from crumb.reducer.effects import to_data
-from crumb.reducer.reduce import reduce
+from crumb.reducer.reduce import apply, fold, initial_state, reduce
 from crumb.reducer.replay import replay_events, replay_file
+from crumb.store.reader import read_events, read_lines
 from crumb.store.writer import TranscriptWriter
 from tests.core.sim import Sim, judge_data, manifest, qa_data, spec_data
 
@@ -34,6 +36,14 @@ USER = [
     ("spec.update", {**spec_data("pong"), "by": "user"}),
 ]
 
+REPORTS = [
+    ("progress", {"effect_id": "x", "actor": "builder", "message": "edited game.js", "files": ["game.js"]}),
+    ("effect.started", {"effect_id": "x", "kind": "run_actor", "actor": "builder"}),
+    ("effect.finished", {"effect_id": "x", "kind": "run_actor"}),
+    ("note", {"text": "n"}), ("budget.warning", {"budget": "tokens", "used": 1, "limit": 2}),
+    ("error", {"message": "a run said so"}), ("spec.update", {**spec_data("pong"), "by": "planner"}),
+]
+
 
 def drive(data: st.DataObject, steps: int) -> Sim:
     """A random but valid session: results for pending effects, failures, duplicates, stray results,
@@ -43,7 +53,7 @@ def drive(data: st.DataObject, steps: int) -> Sim:
     closed: list[tuple[str, str, dict]] = []
     for _ in range(steps):
         pending = [to_data(e) for e in sim.state.pending.values()]
-        move = data.draw(st.sampled_from(["result", "result", "result", "fail", "user", "duplicate", "stray"]))
+        move = data.draw(st.sampled_from(["result", "result", "result", "fail", "user", "duplicate", "stray", "report"]))
         if move in ("result", "fail") and pending:
             effect = data.draw(st.sampled_from(pending))
             if effect["kind"] == "record":
@@ -60,6 +70,12 @@ def drive(data: st.DataObject, steps: int) -> Sim:
         elif move == "duplicate" and closed:
             kind, eid, payload = data.draw(st.sampled_from(closed))
             sim.send(kind, payload, effect=eid, from_="dispatcher")
+        elif move == "report":  # what rides along with a run: progress, started, notes, with or without usage
+            kind, payload = data.draw(st.sampled_from(REPORTS))
+            ids = [e["id"] for e in pending] + [eid for _, eid, _ in closed] + [None]
+            meta = data.draw(st.sampled_from([None, {"tokens_in": 10, "tokens_out": 5, "cost_usd": 0.01}]))
+            sim.send(kind, payload, effect=data.draw(st.sampled_from(ids)), from_="dispatcher",
+                     meta=meta, advance_s=data.draw(st.sampled_from([0.25, 1.0, 3600.0])))
         elif move == "stray":
             kind, make = data.draw(st.sampled_from(RESULTS["verifier"] + RESULTS["qa"]))
             sim.send(kind, make(), effect="01JNOSUCHEFFECT00000000000.1", from_="dispatcher")
@@ -106,6 +122,35 @@ def test_replay_is_deterministic_and_equals_the_live_state(tmp_path_factory, dat
     assert json.dumps(sim.events, sort_keys=True) == snapshot  # the reducer never mutates an event
 
 
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@given(data=st.data(), steps=st.integers(1, 40))
+def test_replay_of_a_file_reads_lines_to_the_state_the_dicts_give(tmp_path_factory, data, steps):
+    """replay_file reads TranscriptLines with raw data (read_lines); every other reader has dicts
+    (read_events): both folds, and the live run, reach one state."""
+    sim = drive(data, steps)
+    path = tmp_path_factory.mktemp("lines") / "transcript.jsonl"
+    path.write_bytes(b"".join(orjson.dumps(e) + b"\n" for e in sim.events))
+    from_lines, from_dicts = replay_file(path), replay_events(read_events(path))
+    assert from_lines.to_dict() == from_dicts.to_dict()
+    assert from_lines.state_hash() == from_dicts.state_hash() == sim.state.state_hash()
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@given(data=st.data(), steps=st.integers(1, 60))
+def test_fold_reaches_the_state_of_applying_every_line(tmp_path_factory, data, steps):
+    """fold (replay's loop) counts quiet lines without calling apply: a shortcut, so every random
+    session folds to the state of applying its lines one by one."""
+    sim = drive(data, steps)
+    path = tmp_path_factory.mktemp("fold") / "transcript.jsonl"
+    path.write_bytes(b"".join(orjson.dumps(e) + b"\n" for e in sim.events))
+    lines = list(read_lines(path))
+    one_by_one = initial_state("")
+    for k, line in enumerate(lines, 1):  # every prefix: a quiet line may be the last one
+        apply(one_by_one, line)
+        assert fold(initial_state(""), lines[:k]).to_dict() == one_by_one.to_dict()
+    assert one_by_one.to_dict() == sim.state.to_dict()
+
+
 def test_reduce_never_mutates_its_input():
     sim = Sim()
     before = sim.state.to_dict()
@@ -126,9 +171,9 @@ def test_replay_from_file_twice_gives_the_same_hash(tmp_path: Path):
 
 
 PURE = ("crumb/reducer/reduce.py", "crumb/reducer/state.py", "crumb/reducer/validator.py", "crumb/reducer/played.py",
-        "crumb/reducer/effects.py", "crumb/settings.py", "crumb/protocol/errors.py", "crumb/protocol/reading.py")  # settings: read in session.start
+        "crumb/reducer/effects.py", "crumb/settings.py", "crumb/protocol/errors.py", "crumb/protocol/line.py", "crumb/protocol/reading.py")  # settings: read in session.start
 PURE_IMPORTS = {"__future__", "collections.abc", "copy", "dataclasses", "datetime", "hashlib", "typing", "msgspec",
-                "pydantic", "crumb.protocol.errors", "crumb.protocol.events", "crumb.protocol.game", "crumb.protocol.names", "crumb.protocol.reading", "re",
+                "pydantic", "crumb.protocol.errors", "crumb.protocol.events", "crumb.protocol.game", "crumb.protocol.line", "crumb.protocol.names", "crumb.protocol.reading", "re",
                 "crumb.reducer.effects", "crumb.reducer.played", "crumb.reducer.state", "crumb.reducer.validator", "crumb.settings"}
 IMPURE_NAMES = {"open", "print", "input", "exec", "eval", "__import__", "getattr"}
 IMPURE_ATTRS = {"now", "utcnow", "today", "fromtimestamp", "environ", "getenv", "urandom", "getpid"}

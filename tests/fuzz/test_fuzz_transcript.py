@@ -6,15 +6,18 @@ either skipped (a torn tail) or named (file:line: problem), and the writer recov
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
+from functools import partial
 from pathlib import Path
+from typing import Any
 
 import orjson
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from crumb.reducer.replay import replay_events
-from crumb.store.reader import TranscriptError, read_events, repair
+from crumb.reducer.replay import replay_events, replay_file
+from crumb.store.reader import TranscriptError, read_events, read_lines, repair
 from crumb.store.writer import TranscriptWriter
 
 SESSION = "01JFUZZSESSION000000000000"
@@ -140,3 +143,38 @@ def test_arbitrary_bytes_never_crash_the_reader_or_replay(tmp_path: Path, garbag
         assert "transcript.jsonl:" in str(err)
     else:
         assert state.events >= 0
+
+
+def outcome(read: Callable[[Path], Iterator[Any]], path: Path) -> tuple[list[int], str | None]:
+    """The seqs a reader hands out before it stops, and the damage it names (None: it read to the end)."""
+    seen: list[int] = []
+    try:
+        for event in read(path):
+            seen.append(event["seq"] if isinstance(event, dict) else event.seq)
+    except TranscriptError as err:
+        return seen, str(err)
+    return seen, None
+
+
+@FUZZ
+@given(n=st.integers(2, 20), flips=st.lists(st.tuples(st.integers(0, 10**6), st.integers(0, 7)), min_size=1, max_size=3))
+def test_replays_reader_reads_and_names_damage_as_every_other_reader(tmp_path: Path, n: int,
+                                                                     flips: list[tuple[int, int]]):
+    """read_lines (replay's reader: envelope checked, data left raw) reads the same lines as read_events
+    and names the same damage in the same words; replay_file reaches the state of folding those dicts."""
+    path, data = good_transcript(tmp_path, n)
+    damaged = bytearray(data)
+    for where, bit in flips:
+        damaged[where % len(data)] ^= 1 << bit
+    path.write_bytes(bytes(damaged))
+    for validate in (False, True):
+        as_dicts = outcome(partial(read_events, validate=validate), path)
+        assert outcome(partial(read_lines, validate=validate), path) == as_dicts
+    try:
+        from_dicts = replay_events(read_events(path)).to_dict()
+    except TranscriptError as err:
+        with pytest.raises(TranscriptError) as raised:
+            replay_file(path)
+        assert str(raised.value) == str(err)
+    else:
+        assert replay_file(path).to_dict() == from_dicts
