@@ -1,7 +1,8 @@
 """QA's facts for every genre's real game and every corpus game, as JSON, to compare two versions of QA.
 
 A speed-up of QA must not change what QA says: run this before and after a change and diff the files.
-Run: .venv/bin/python bench/qa_facts.py OUT.json [--only match3,snake] [--no-corpus]
+Run: .venv/bin/python bench/tools/qa_facts.py OUT.json [--only match3,snake] [--no-corpus] [--repeat 2]
+     .venv/bin/python bench/tools/qa_facts.py --compare BEFORE.json AFTER.json
 
 The facts are the QAResult without what a run cannot repeat (its duration) and with the screenshots'
 and filmstrip frames' sha256 (the pictures themselves, not their paths). `fps` is measured in the main
@@ -17,7 +18,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parent.parent.parent
 sys.path.insert(0, str(ROOT))
 
 from crumb.protocol.game import QAResult  # noqa: E402
@@ -47,7 +48,41 @@ def corpus() -> list[tuple[str, Path, list, list[str]]]:
     return out
 
 
+VERDICT = ("ok", "exec_ok", "static_ok", "loaded", "hook", "canvas_nonblank", "canvas_animates", "input_responds",
+           "fps", "blocked", "error")
+
+
+def compare(before: dict, after: dict) -> int:
+    """The verdict facts of two runs, game by game: the booleans, fps, blocked, each probe's ok and each
+    finding's code and severity must be the same; probes' details and pictures are listed when they differ
+    (they vary between two checks of one version too: see --repeat)."""
+    bad = 0
+    for gid in sorted(set(before) | set(after)):
+        if gid not in before or gid not in after:
+            print(f"  {gid}: only in one run")
+            bad += 1
+            continue
+        a, b = before[gid], after[gid]
+        diffs = [k for k in VERDICT if a.get(k) != b.get(k)]
+        if [(p["id"], p["ok"]) for p in a["probes"]] != [(p["id"], p["ok"]) for p in b["probes"]]:
+            diffs.append("probes")
+        codes = [sorted((f["code"], f["severity"]) for f in x["findings"]) for x in (a, b)]
+        if codes[0] != codes[1]:
+            diffs.append(f"findings {codes[0]} -> {codes[1]}")
+        if diffs:
+            bad += 1
+            print(f"  {gid}: DIFFERENT {diffs}")
+            continue
+        details = [f"{p['id']} ({p['detail']} -> {q['detail']})" for p, q in zip(a["probes"], b["probes"], strict=True) if p != q]
+        if details:
+            print(f"  {gid}: same verdict facts; probe details differ: {'; '.join(details)}")
+    print(f"{len(before)} games; verdict facts different in {bad}")
+    return 1 if bad else 0
+
+
 def main() -> int:
+    if sys.argv[1:2] == ["--compare"] and len(sys.argv) == 4:
+        return compare(*(json.loads(Path(p).read_text()) for p in sys.argv[2:4]))
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("out")
     parser.add_argument("--only", default="")

@@ -1,7 +1,7 @@
 """Where one warm QA check's CPU goes, per process kind: this Python process, Playwright's driver (node),
 Chromium's browser process, its renderers, its GPU process, its other helpers (network, storage...).
 
-Run: .venv/bin/python bench/qa_profile.py [--only match3,snake] [-n 3]
+Run: .venv/bin/python bench/tools/qa_profile.py [--only match3,snake] [-n 3]
 Prints, per genre, the median CPU seconds of each kind over n warm checks (from /proc, all threads,
 reaped children included in the parents' cutime only for processes that ended).
 """
@@ -17,7 +17,7 @@ import time
 from collections import defaultdict
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parent.parent.parent
 sys.path.insert(0, str(ROOT))
 
 from crumb.qa import QARunner  # noqa: E402
