@@ -11,6 +11,10 @@ warm and cold wall time, CPU per warm check, and the game time its probes ask fo
 save their files as a session's do, with the filmstrip and without it (qa.film_frames 0), alternating in
 the same run, and the ratio of the medians.
 
+A change to QA is measured against what it replaced with `bench/qa_ab.py` (both alternating in one process),
+and must leave QA's facts as they were: `bench/tools/qa_facts.py` writes them for every genre's game and the
+corpus, and compares two such files. `bench/tools/qa_profile.py` splits a warm check's CPU by process kind.
+
 Warm checks start on an idle runner (`QARunner.warm()`), as in the daemon, where a build comes between
 two checks of a session; "back to back" runs them with no pause, so the runner's between-checks work
 (recycling the used tabs) lands on the next check.
@@ -20,7 +24,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import functools
 import json
 import os
 import statistics
@@ -34,7 +37,7 @@ sys.path.insert(0, str(ROOT))
 
 from playwright.async_api import async_playwright  # noqa: E402
 
-from crumb.protocol.game import Criterion  # noqa: E402
+from crumb.protocol.game import Criterion, QAResult  # noqa: E402
 from crumb.qa import QARunner, find_chromium, run_qa  # noqa: E402
 from crumb.qa.browser import LAUNCH_ARGS  # noqa: E402
 from crumb.qa.server import GameServer  # noqa: E402
@@ -117,6 +120,12 @@ def real_games(tmp: Path, only: list[str]) -> list[tuple[str, Path, list[Criteri
     return out
 
 
+def why(result: QAResult) -> str:
+    """What made a check fail, in one line: its error, its findings' codes, its failed probes."""
+    probes = [f"{p.id}: {p.detail[:120]}" for p in result.probes if not p.ok]
+    return ", ".join([result.error or "", *(f.code for f in result.findings), *probes]).strip(", ")
+
+
 def probe_game_ms(criteria: list[Criterion]) -> int:
     """The game time the probes ask for (waits and plays), the part a long round makes long."""
     return sum(s.ms or 0 for c in criteria for s in c.probe.steps if s.do in ("wait", "play"))
@@ -129,19 +138,23 @@ def main_real(n: int, only: list[str]) -> int:
         games = real_games(Path(tmp), only)
         with QARunner() as qa:
             for gid, game, criteria, controls in games:
-                first = qa.check(game, criteria=criteria, controls=controls)
+                results = [qa.check(game, criteria=criteria, controls=controls)]
                 warm, cpu = [], []
                 for _ in range(n):
                     qa.warm()
                     t, c = time.perf_counter(), cpu_seconds()
-                    result = qa.check(game, criteria=criteria, controls=controls)
+                    results.append(qa.check(game, criteria=criteria, controls=controls))
                     warm.append(time.perf_counter() - t)
                     cpu.append(cpu_seconds() - c)
-                cold = timed(functools.partial(run_qa, game, criteria=criteria, controls=controls))
-                rows.append((gid, med(warm), cold, med(cpu), probe_game_ms(criteria), first.ok and result.ok))
+                t = time.perf_counter()
+                results.append(run_qa(game, criteria=criteria, controls=controls))
+                cold = time.perf_counter() - t
+                failed = [why(r) for r in results if not r.ok]
+                rows.append((gid, med(warm), cold, med(cpu), probe_game_ms(criteria), not failed))
                 r = rows[-1]
                 print(f"  {gid:<14} warm {r[1]:5.2f} s  cold {r[2]:5.2f} s  CPU/warm check {r[3]:5.2f} s  "
-                      f"probe game time {r[4] / 1000:5.1f} s  {'ok' if r[5] else 'FAILED QA'}", flush=True)
+                      f"probe game time {r[4] / 1000:5.1f} s  {'ok' if r[5] else 'FAILED QA: ' + '; '.join(failed)}",
+                      flush=True)
     warm_m, cold_m = med(r[1] for r in rows), med(r[2] for r in rows)
     base_warm, base_cold = med(asyncio.run(_bare_loads(n, cold=False))), med(asyncio.run(_bare_loads(n, cold=True)))
     load = os.getloadavg()[0]

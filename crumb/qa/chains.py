@@ -40,16 +40,34 @@ def continuation(done: Sequence[ProbeStep], steps: Sequence[ProbeStep]) -> tuple
 
 
 def chains(criteria: Sequence[Criterion]) -> list[list[Link]]:
-    """The criteria in chains, each judged on one page; a probe joins the first chain whose last probe's
-    steps it goes on from, else starts its own. Every criterion is in exactly one chain."""
+    """The criteria in chains, each judged on one page. A probe joins the first chain it fits in: at its end
+    when its steps go on from the last probe's (as before), else between two probes when its steps go on
+    from the earlier one's and the later one's go on from its own (the latest such place): "lives" after
+    [start] is judged on the page of [start, wait 2 s], right after the start, before the wait. Judging reads
+    state() only, so a probe put between two others changes neither what they see nor when. Within a chain
+    the probes follow the page's game time, not the criteria's order; every criterion is in exactly one chain."""
     out: list[list[Link]] = []
     for n, criterion in enumerate(criteria):
-        steps = list(criterion.probe.steps)
-        for chain in out:
-            rest = continuation(chain[-1].criterion.probe.steps, steps)
-            if rest is not None:
-                chain.append(Link(n, criterion, rest))
-                break
-        else:
-            out.append([Link(n, criterion, tuple(steps))])
+        if not any(_join(chain, n, criterion) for chain in out):
+            out.append([Link(n, criterion, tuple(criterion.probe.steps))])
     return out
+
+
+def _join(chain: list[Link], n: int, criterion: Criterion) -> bool:
+    """Put criterion `n` into `chain` at the latest place it fits (see chains); False when it fits nowhere."""
+    steps = criterion.probe.steps
+    for at in range(len(chain), -1, -1):
+        rest = continuation(chain[at - 1].criterion.probe.steps if at else (), steps)
+        if rest is None:
+            continue
+        if at == len(chain):
+            chain.append(Link(n, criterion, rest))
+            return True
+        later = chain[at]
+        after = continuation(steps, later.criterion.probe.steps)
+        if after is None:
+            continue
+        chain[at] = Link(later.index, later.criterion, after)
+        chain.insert(at, Link(n, criterion, rest))
+        return True
+    return False

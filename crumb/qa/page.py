@@ -274,6 +274,7 @@ class GameContext:
         self.spare: list[Page] = []
         self._cdp: dict[Page, CDPSession] = {}  # kept for the page's life: opening one costs round trips
         self.sick = False  # one of its pages crashed or closed: never hand it to another check
+        self.checks = 0  # the checks it served (the pool retires it after RETIRE_AFTER)
         self.wipe_url: str | None = None  # during recycle: the blank page of the game's origin the fence serves
 
     async def open(self, timeout: float, *, spare: int = 0, park_url: str | None = None) -> None:

@@ -50,6 +50,11 @@ SETTLE_MS = 500      # game time after load before the first look
 HOLD_MS = 150        # how long a control key is held (games that poll held keys see it)
 AFTER_MS = 1000      # game time between the "input" and "end" screenshots
 MAX_CONTROLS = 8
+# A reused tab keeps its renderer, which grows by about 10 MB with every game it loads and gives little
+# back: after some 60 checks a runner's five renderers passed the browser's 2 GB memory cgroup and the
+# kernel killed one in the middle of a good game (a false `crash` and `memory_limit`). A context that
+# served this many checks is closed instead of recycled, and a new one (new renderers) takes its place.
+RETIRE_AFTER = 20
 CRASH_GRACE_S = 1.0
 _TRACE = os.environ.get("CRUMB_QA_TRACE") == "1"
 _T0 = time.monotonic()
@@ -212,6 +217,7 @@ class ContextPool:
     def give_back(self, ctx: GameContext) -> None:
         """A context after a clean check: recycled by the next refill()."""
         ctx.release()
+        ctx.checks += 1
         self.used.append(ctx)
 
     def refill(self, *, grow: bool = False) -> None:
@@ -245,6 +251,9 @@ class ContextPool:
     async def _reuse(self, ctx: GameContext) -> None:
         """Recycle one used context into `ready`, or close it (unfit, unwanted, or of another viewport)."""
         if ctx.viewport != self.settings.viewport:  # shaped for other settings: of no use now
+            await ctx.close()
+            return
+        if ctx.checks >= RETIRE_AFTER:  # its renderers have grown: new ones instead (_fill_up opens them)
             await ctx.close()
             return
         try:

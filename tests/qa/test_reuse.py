@@ -20,6 +20,7 @@ from crumb.qa import runner as runner_module
 from crumb.qa.server import GameServer
 from crumb.settings import QASettings
 from tests.qa.conftest import FAST, GAMES, SCORE_UP, chromium_or_skip, criteria
+from tests.wait import wait_until
 
 pytestmark = pytest.mark.browser
 
@@ -240,3 +241,37 @@ def test_a_play_step_that_wins_early_leaves_the_won_round_for_the_probe(runner: 
     result = runner.check(game, criteria=criteria(SCORE_UP))
     score = next(p for p in result.probes if p.id == "score")
     assert score.ok, score
+
+
+def renderers(qa: QARunner) -> set[int]:
+    """The runner's renderer processes (one per tab: QA's contexts never share one)."""
+    from crumb.qa.runner import _descendants
+
+    driver = qa._engine.driver_pid
+    assert driver, "the runner's Playwright driver was not found"
+    return {pid for pid in _descendants(driver) if b"--type=renderer" in runner_module._cmdline(pid)}
+
+
+@pytest.mark.parametrize("retire_after, renewed", [(2, True), (100, False)], ids=["retired", "kept"])
+def test_tabs_that_served_many_checks_get_new_renderers(one_lane: QARunner, monkeypatch: pytest.MonkeyPatch,
+                                                         retire_after: int, renewed: bool) -> None:
+    """A reused renderer grows with every game it loads (about 10 MB each); a long-running runner's renderers
+    once passed the browser's memory limit and the kernel killed one in a good game. A context that served
+    qa.play.RETIRE_AFTER checks is closed, not recycled: its tabs' renderers are new processes afterwards;
+    below that, the same processes serve the next check."""
+    from crumb.qa import play
+
+    monkeypatch.setattr(play, "RETIRE_AFTER", retire_after)
+    assert one_lane.check(GAMES / "mini", criteria=criteria(SCORE_UP)).ok
+    assert one_lane.warm()
+    first = renderers(one_lane)
+    assert len(first) >= 3, first  # main, twin, one probe tab
+    assert one_lane.check(GAMES / "mini", criteria=criteria(SCORE_UP)).ok
+    assert one_lane.warm()
+    if renewed:  # a closed context's renderers exit a moment after it closes
+        wait_until(lambda: not first & renderers(one_lane), 30, "the retired tabs' renderers to exit")
+        assert len(renderers(one_lane)) >= 3, "new tabs are ready for the next check"
+    else:
+        assert renderers(one_lane) == first
+    result = one_lane.check(GAMES / "mini", criteria=criteria(SCORE_UP))
+    assert result.ok, result.model_dump_json(indent=1)

@@ -1,0 +1,138 @@
+"""A QA change against what it replaced, in one process, alternating: warm checks of every genre's real game
+with the baseline and with the change, one after the other, so the load of a shared machine weighs on both
+alike. Prints wall and CPU (this process and every browser process) per check, medians, and the ratios.
+
+Run: .venv/bin/python bench/qa_ab.py [-n 2] [--only match3,snake] [--change chains]
+
+Changes:
+  chains  probes judged on another chain's page on the way (qa/chains.py), against the rule before it
+          (a probe joined a chain only at its end)
+  quiet-twin  an experiment, not in QA: the twin tab (the main check's untouched run) with 2D painting
+          turned off (page.py's NO_PAINT_JS on that tab alone, through CDP), against the twin as it is
+          (painting). Not safe as it stands: a game that reads its canvas back would see other pixels
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import os
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from bench.qa import cpu_seconds, real_games  # noqa: E402
+from crumb.protocol.game import Criterion  # noqa: E402
+from crumb.qa import QARunner  # noqa: E402
+
+
+def chains_before(criteria: Sequence[Criterion]) -> list:
+    """qa/chains.py's rule before probes joined on the way: only at a chain's end."""
+    from crumb.qa.chains import Link, continuation
+
+    out: list[list[Link]] = []
+    for n, criterion in enumerate(criteria):
+        steps = list(criterion.probe.steps)
+        for chain in out:
+            rest = continuation(chain[-1].criterion.probe.steps, steps)
+            if rest is not None:
+                chain.append(Link(n, criterion, rest))
+                break
+        else:
+            out.append([Link(n, criterion, tuple(steps))])
+    return out
+
+
+@contextlib.contextmanager
+def quiet_twin() -> Iterator[None]:
+    import crumb.qa.play as play
+    from crumb.qa.page import NO_PAINT_JS
+
+    kept = play._Stage.main
+
+    async def main(self, ctx, main, twin, *args, **kwargs):  # type: ignore[no-untyped-def]
+        cdp = await ctx.cdp(twin.page, self.step_s)
+        added = await cdp.send("Page.addScriptToEvaluateOnNewDocument", {"source": NO_PAINT_JS})
+        try:
+            return await kept(self, ctx, main, twin, *args, **kwargs)
+        finally:
+            await cdp.send("Page.removeScriptToEvaluateOnNewDocument", {"identifier": added["identifier"]})
+
+    play._Stage.main = main  # type: ignore[method-assign]
+    try:
+        yield
+    finally:
+        play._Stage.main = kept  # type: ignore[method-assign]
+
+
+@contextlib.contextmanager
+def baseline(change: str) -> Iterator[None]:
+    import crumb.qa.play as play
+
+    if change == "quiet-twin":
+        yield
+        return
+    if change == "chains":
+        kept = play.chains
+        play.chains = chains_before  # type: ignore[assignment]
+        try:
+            yield
+        finally:
+            play.chains = kept
+        return
+    raise SystemExit(f"unknown change {change!r}")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("-n", type=int, default=2, help="warm checks each way per genre")
+    parser.add_argument("--only", default="")
+    parser.add_argument("--change", default="chains")
+    args = parser.parse_args()
+    med = statistics.median
+    only = [g for g in args.only.split(",") if g]
+    loads = [os.getloadavg()[0]]
+    wall: dict[str, list[float]] = {"before": [], "after": []}
+    cpu: dict[str, list[float]] = {"before": [], "after": []}
+    same = True
+    with tempfile.TemporaryDirectory() as tmp:
+        games = real_games(Path(tmp), only)
+        with QARunner() as qa:
+            for gid, game, criteria, controls in games:
+                qa.check(game, criteria=criteria, controls=controls)
+                seen: dict[str, list] = {"before": [], "after": []}
+                for k in range(2 * args.n):
+                    way = "before" if k % 2 == 0 else "after"
+                    after = quiet_twin() if args.change == "quiet-twin" else contextlib.nullcontext()
+                    with baseline(args.change) if way == "before" else after:
+                        qa.warm()
+                        t, c = time.perf_counter(), cpu_seconds()
+                        result = qa.check(game, criteria=criteria, controls=controls)
+                        wall[way].append(time.perf_counter() - t)
+                        cpu[way].append(cpu_seconds() - c)
+                    seen[way].append((result.ok, [(p.id, p.ok) for p in result.probes],
+                                      sorted(f.code for f in result.findings)))
+                same &= all(s == seen["before"][0] for s in seen["before"] + seen["after"])
+                loads.append(os.getloadavg()[0])
+                n = args.n
+                print(f"  {gid:<14} wall {med(wall['before'][-n:]):5.2f} -> {med(wall['after'][-n:]):5.2f} s   "
+                      f"CPU {med(cpu['before'][-n:]):5.2f} -> {med(cpu['after'][-n:]):5.2f} s"
+                      f"{'' if seen['after'] == seen['before'] else '   VERDICT FACTS DIFFER'}", flush=True)
+    print(f"{args.change}: {len(games)} genres, {args.n} warm checks each way, alternating; {os.cpu_count()} cores, "
+          f"load average {min(loads):.1f}-{max(loads):.1f}")
+    print(f"  wall per check: before {med(wall['before']):.2f} s, after {med(wall['after']):.2f} s, "
+          f"ratio {med(wall['after']) / med(wall['before']):.3f}")
+    print(f"  CPU per check:  before {med(cpu['before']):.2f} s, after {med(cpu['after']):.2f} s, "
+          f"ratio {med(cpu['after']) / med(cpu['before']):.3f}")
+    print(f"  ok, probes and finding codes the same in every check: {same}")
+    return 0 if same else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
