@@ -112,6 +112,7 @@ class _Engine:
         self.driver_pid: int | None = None
         self.active: set[Evidence] = set()
         self.dead = False
+        self.stale = False  # a restart was asked for while checks ran: done when the last one ends
         self._watch: asyncio.Future | None = None
         self.pool: ContextPool | None = None
         self._park_dir = tempfile.TemporaryDirectory(prefix="crumb-qa-park-")
@@ -176,7 +177,11 @@ class _Engine:
                 return
             await asyncio.sleep(WATCH_INTERVAL_S)
 
-    def _disconnected(self, _browser: Any) -> None:
+    def _disconnected(self, browser: Browser | None) -> None:
+        """The running browser went away: the checks on it die with it. A browser already replaced says
+        nothing about the checks on its successor (its event can come late, after a restart)."""
+        if browser is not None and browser is not self.browser:
+            return
         for ev in list(self.active):
             ev.browser_died = True
             ev.find("crash", "the browser process died during QA", "Critical", raw="browser disconnected")
@@ -214,10 +219,17 @@ class _Engine:
             await self.pool.filled(timeout)
 
     async def restart(self) -> None:
+        """Stop the browser so that the next check starts a fresh one. While other checks still run on it
+        this waits for the last of them to end (`stale`): pulling it from under them would fail good games
+        with a crash that is QA's own."""
+        if self.active:
+            self.stale = True
+            return
         async with self._lock:
             began = time.monotonic()
             try:
                 await self._stop()
+                self.stale = False
             finally:
                 self.starting += time.monotonic() - began
 
@@ -318,12 +330,12 @@ class _Engine:
             ev.restart_browser = True
         finally:
             self.active.discard(ev)
-            if self.pool is not None and not self.active:
+            if self.pool is not None and not self.active and not (self.stale or ev.restart_browser):
                 self.pool.refill(grow=True)  # between checks: contexts for the next one (shaped like this one)
         if ev.browser_died:
             error = error or "the browser died during QA"
             ev.restart_browser = True
-        if ev.restart_browser:
+        if ev.restart_browser or (self.stale and not self.active):
             await self.restart()
         return report, error
 

@@ -7,6 +7,7 @@ import signal
 import threading
 from pathlib import Path
 
+import msgspec
 import pytest
 
 from crumb.qa import BrowserNotFound, QARunner, find_chromium, run_qa
@@ -47,6 +48,35 @@ def test_browser_killed_mid_check_still_gives_a_result_and_the_next_check_works(
         result = holder["r"]
         assert not result.ok
         assert result.error and "browser" in result.error, result.model_dump_json(indent=1)
+        assert qa.check(GAMES / "mini").ok
+    finally:
+        qa.close()
+
+
+def test_a_check_that_times_out_does_not_pull_the_browser_from_under_another() -> None:
+    """Two sessions' checks share one browser. A game stuck at load uses up its check's budget, and QA
+    restarts the browser after it; a check still running on that browser must not die with it (before,
+    the other game got a 'crash' it never had). The restart waits for it, then the old browser is gone."""
+    chromium_or_skip()
+    qa = QARunner(FAST)
+    try:
+        assert qa.check(GAMES / "mini").ok  # the browser is up and warm
+        old = browser_pids(qa._engine.driver_pid)
+        holder: dict = {}
+        # hangs once started: runs for probe_timeout_s, then QA blames the game (budget too short to recheck)
+        slow = msgspec.structs.replace(FAST, probe_timeout_s=10.0, timeout_s=18.0)
+        worker = threading.Thread(target=lambda: holder.update(r=qa.check(GAMES / "loop_after_start", settings=slow)))
+        worker.start()
+        wait_until(lambda: bool(qa._engine.active), 30, "the first check to start")
+        stuck = qa.check(GAMES / "loop_at_load", settings=msgspec.structs.replace(FAST, load_timeout_s=600.0, timeout_s=1.0))
+        assert stuck.error == "QA timed out after 1 s", stuck.error
+        assert worker.is_alive(), "the first check ended before the second timed out: nothing was tested"
+        worker.join(120)
+        hung = holder["r"]
+        codes = [f.code for f in hung.findings]
+        assert hung.error is None and "hang" in codes and "crash" not in codes, hung.model_dump_json(indent=1)
+        wait_until(lambda: not [p for p in old if Path(f"/proc/{p}").exists()], 30,
+                   f"the browser asked to restart ({old}) to exit once no check ran on it")
         assert qa.check(GAMES / "mini").ok
     finally:
         qa.close()
