@@ -80,7 +80,6 @@ def run(ctx: click.Context, text: str, preset: str | None, seed: int | None, fau
     from crumb.cli.common import echo_json
     from crumb.cli.pitch import check_refused, progress_printer, settled_or_refused
     from crumb.cli.sessions import follow
-    from crumb.daemon.daemon import Daemon
 
     root = root_of(ctx)
     logging.basicConfig(level=logging.WARNING, format="%(name)s %(levelname)s %(message)s")
@@ -96,8 +95,17 @@ def run(ctx: click.Context, text: str, preset: str | None, seed: int | None, fau
     if running:
         state = follow(root, session, timeout=timeout, on_event=progress_printer(sys.stderr), until=until)
     else:
-        daemon = Daemon(root, poll=poll, echo=verbose,
-                        stop_when=lambda live: session in live and settled(live[session].state))
+        from crumb.qa import QARunner
+
+        qa = QARunner()  # its browser starts now, while the session is planned and built, not when QA is due
+        try:
+            from crumb.daemon.daemon import Daemon
+
+            daemon = Daemon(root, poll=poll, echo=verbose, qa_runner=qa,
+                            stop_when=lambda live: session in live and settled(live[session].state))
+        except BaseException:
+            qa.close()
+            raise
         _install_signals(daemon)
         worker = threading.Thread(target=daemon.run, name="crumb-daemon", daemon=True)
         worker.start()
