@@ -8,12 +8,19 @@ imports every module and checks TABLE against what they define, so it cannot dri
 
 from __future__ import annotations
 
+import atexit
+import gc
 import importlib
 from pathlib import Path
 
 import click
 
 from crumb import __version__
+
+# Registered first, so it runs after every other exit handler of the command: the interpreter's final
+# collection would walk every object left (pydantic's schemas, Playwright's) only for the OS to free them
+# all anyway. `crumb run` measured ~0.11 s of its exit before, ~0.04 s after (bench/run.py, issue 18).
+atexit.register(gc.freeze)
 
 #: command → (its module in this package, its one-line help as `crumb --help` lists it)
 TABLE: dict[str, tuple[str, str]] = {
