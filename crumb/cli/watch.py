@@ -88,24 +88,28 @@ def run(ctx: click.Context, text: str, preset: str | None, seed: int | None, fau
     if missing:  # refused before a pitch is dropped: no fix rounds spent on a game nobody can check
         click.echo(f"crumb run: {missing}", err=True)
         ctx.exit(2)
-    session, _ = drop_pitch(root, text, preset=preset, seed=seed, fault=fault, roles=roles,
-                            allow_fallback=allow_fallback)
-    click.echo(f"session {session}", err=True)
-    until = settled_or_refused(root, session)
-    if running:
-        state = follow(root, session, timeout=timeout, on_event=progress_printer(sys.stderr), until=until)
-    else:
+    qa = None
+    if not running:
         from crumb.qa import QARunner
 
-        qa = QARunner()  # its browser starts now, while the session is planned and built, not when QA is due
-        try:
+        qa = QARunner()  # its browser starts now, while the pitch is checked, planned and built, not when QA is due
+    try:
+        session, _ = drop_pitch(root, text, preset=preset, seed=seed, fault=fault, roles=roles,
+                                allow_fallback=allow_fallback)
+        if qa is not None:
             from crumb.daemon.daemon import Daemon
 
             daemon = Daemon(root, poll=poll, echo=verbose, qa_runner=qa,
                             stop_when=lambda live: session in live and settled(live[session].state))
-        except BaseException:
+    except BaseException:
+        if qa is not None:
             qa.close()
-            raise
+        raise
+    click.echo(f"session {session}", err=True)
+    until = settled_or_refused(root, session)
+    if qa is None:
+        state = follow(root, session, timeout=timeout, on_event=progress_printer(sys.stderr), until=until)
+    else:
         _install_signals(daemon)
         worker = threading.Thread(target=daemon.run, name="crumb-daemon", daemon=True)
         worker.start()
