@@ -11,19 +11,21 @@ Usage: .venv/bin/python bench/throughput.py [-n 20]
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import statistics
 import sys
 import tempfile
 import threading
 import time
+from collections import Counter
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench.run import watching  # noqa: E402
-from crumb.cli.verdict import settled  # noqa: E402
+from bench.run import as_installed, watching  # noqa: E402
+from crumb.cli.verdict import outcome, settled  # noqa: E402
 from crumb.genres import genres  # noqa: E402
 from crumb.reducer.replay import replay_file  # noqa: E402
 from crumb.store.reader import TranscriptError  # noqa: E402
@@ -75,6 +77,21 @@ def sessions(root: Path) -> set[str]:
     return {p.name for p in (root / "sessions").glob("*")} if (root / "sessions").exists() else set()
 
 
+def verdicts(root: Path, sids: set[str]) -> Counter[str]:
+    """How the sessions ended ("PASS", "PARTIAL", "done error", ...), and "QA error" for every QA check
+    that could not judge its game: a fast batch of failed checks is not throughput."""
+    tally: Counter[str] = Counter()
+    for sid in sids:
+        transcript = root / "sessions" / sid / "transcript.jsonl"
+        ended = outcome(root, replay_file(transcript))
+        tally[str(ended["verdict"] or ended["done"])] += 1
+        for line in transcript.read_text(encoding="utf-8").splitlines():
+            event = json.loads(line)
+            if event["kind"] == "qa.result" and (event.get("data") or {}).get("error"):
+                tally["QA error"] += 1
+    return tally
+
+
 def settle_times(root: Path, since: float, count: int, timeout: float, known: set[str]) -> list[float]:
     """Seconds from `since` until each of `count` new sessions (not in `known`) settled, polled every 50 ms."""
     done: dict[str, float] = dict.fromkeys(known, -1.0)
@@ -101,6 +118,7 @@ def main() -> None:
     ap.add_argument("-n", type=int, default=20, help="pitch files dropped at once (default 20)")
     ap.add_argument("--timeout", type=float, default=600.0)
     args = ap.parse_args()
+    as_installed()
     examples = [g.pitches[0] for g in sorted(genres(), key=lambda g: g.id)]
     pitches = [examples[i % len(examples)] for i in range(args.n)]
     with tempfile.TemporaryDirectory(prefix="crumb-bench-throughput-") as tmp:
@@ -115,6 +133,7 @@ def main() -> None:
             known = sessions(root)
             batch = settle_times(root, drop(root / "inbox", pitches), args.n, args.timeout, known)
             peak.stop.set()
+        ended = verdicts(root, sessions(root) - known)
     wall = max(batch)
     rate, base_rate = args.n / wall * 60, 60 / alone
     load = os.getloadavg()[0]
@@ -124,6 +143,9 @@ def main() -> None:
     print(f"  drop to settled per session: p50 {statistics.median(batch):.1f} s, slowest {wall:.1f} s, "
           f"fastest {min(batch):.1f} s")
     print(f"  peak RSS: daemon {peak.own:.0f} MB, daemon + browser {peak.all:.0f} MB (summed over processes)")
+    print(f"  how they ended: {', '.join(f'{name} {count}' for name, count in sorted(ended.items()))}")
+    if ended["QA error"]:
+        raise SystemExit(f"{ended['QA error']} QA checks could not judge their game: these figures are not throughput")
 
 
 if __name__ == "__main__":
