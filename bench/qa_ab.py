@@ -7,6 +7,9 @@ Run: .venv/bin/python bench/qa_ab.py [-n 2] [--only match3,snake] [--change chai
 Changes:
   chains  probes judged on another chain's page on the way (qa/chains.py), against the rule before it
           (a probe joined a chain only at its end)
+  play-frames  the play step's autopilot holding a key a frame at a time and deciding again as soon as
+          the game's key hint changes (page.py's PLAY_JS), against one decision per chunk (100 ms of game
+          time for an 8 s play: a snake at 1.5x speed stepped twice on one decision, into walls)
   quiet-twin  an experiment, not in QA: the twin tab (the main check's untouched run) with 2D painting
           turned off (page.py's NO_PAINT_JS on that tab alone, through CDP), against the twin as it is
           (painting). Not safe as it stands: a game that reads its canvas back would see other pixels
@@ -71,9 +74,34 @@ def quiet_twin() -> Iterator[None]:
         play._Stage.main = kept  # type: ignore[method-assign]
 
 
+#: PLAY_JS's decision loop before play-frames: one decision per chunk, whatever the game did meanwhile
+PLAY_LOOP_BEFORE = """  for (let left = ms; left > 0;) {
+    const now = Math.min(chunk, left), hs = hints();
+    if (!hs.length) await run(now);
+    for (const h of hs) {
+      const per = Math.max(1, Math.floor(now / hs.length));
+      if (h.type === 'key') { key('keydown', h.key); await run(per); key('keyup', h.key); }
+      else { point(h.type, h.x, h.y); await run(per); }
+    }
+    left -= now;
+  }
+  return {errors};
+}"""
+
+
 @contextlib.contextmanager
 def baseline(change: str) -> Iterator[None]:
+    import crumb.qa.page as page
     import crumb.qa.play as play
+
+    if change == "play-frames":
+        kept_js = page.PLAY_JS
+        page.PLAY_JS = kept_js[:kept_js.index("  // A key held by a decision")] + PLAY_LOOP_BEFORE
+        try:
+            yield
+        finally:
+            page.PLAY_JS = kept_js
+        return
 
     if change == "quiet-twin":
         yield

@@ -50,6 +50,7 @@ TARGET_JS = """() => { let el = document.querySelector('canvas#game');
 # DOM events (isTrusted false); every other QA input is the browser's own. {fallback: true} when the
 # clock cannot be driven from the page.
 PLAY_JS = """async ({ms, chunk, rect}) => {
+  const FRAME = 17;  // one frame of game time (FRAME_MS)
   const clock = globalThis.__pwClock && globalThis.__pwClock.controller;
   if (!clock || typeof clock.runFor !== 'function') return {fallback: true};
   const errors = [];
@@ -83,15 +84,27 @@ PLAY_JS = """async ({ms, chunk, rect}) => {
     el.dispatchEvent(new PointerEvent('pointerup', at));
     if (!touch) el.dispatchEvent(new MouseEvent('mouseup', at));
     el.dispatchEvent(new MouseEvent('click', at)); };
+  // A key held by a decision is held a frame at a time: a game whose keys hint changes meanwhile (a snake
+  // that steps faster than one decision, 32 ms a cell at 4x) gets its next decision then, not a chunk later.
+  const same = (a, b) => a.length === b.length && a.every((x, i) => JSON.stringify(x) === JSON.stringify(b[i]));
+  const keys = (hs) => hs.length > 0 && hs.every(h => h.type === 'key');
   for (let left = ms; left > 0;) {
     const now = Math.min(chunk, left), hs = hints();
     if (!hs.length) await run(now);
+    let spent = 0, changed = false;
     for (const h of hs) {
       const per = Math.max(1, Math.floor(now / hs.length));
-      if (h.type === 'key') { key('keydown', h.key); await run(per); key('keyup', h.key); }
-      else { point(h.type, h.x, h.y); await run(per); }
+      if (h.type !== 'key') { point(h.type, h.x, h.y); await run(per); spent += per; continue; }
+      key('keydown', h.key);
+      for (let held = 0; held < per && !changed;) {
+        const t = keys(hs) ? Math.min(FRAME, per - held) : per - held;
+        await run(t); held += t; spent += t;
+        changed = keys(hs) && left - spent > 0 && !same(hints(), hs);
+      }
+      key('keyup', h.key);
+      if (changed) break;
     }
-    left -= now;
+    left -= hs.length ? spent : now;
   }
   return {errors};
 }"""
