@@ -81,7 +81,12 @@ def test_load_timeout_and_timeout_are_the_checks_own(runner: QARunner) -> None:
     slow_load = runner.check(GAMES / "loop_at_load", settings=msgspec.structs.replace(base, load_timeout_s=600.0))
     assert slow_load.error == "QA timed out after 20 s", slow_load.error
     short = runner.check(GAMES / "loop_at_load", settings=msgspec.structs.replace(base, timeout_s=2.0))
-    assert short.error == "QA timed out after 2 s" and "timeout" in codes(short), short.error
+    # the budget is given back the time QA stood still or (re)started its browser, the 3 s load limit is
+    # wall time: on a loaded machine the load limit can run out first, and then the game is blamed for the
+    # hang it has (checked twice). Either way the game never passes and the reason is its own loop.
+    assert not short.ok, short.model_dump_json(indent=1)
+    assert (short.error == "QA timed out after 2 s" and "timeout" in codes(short)) or (
+        short.error is None and "hang" in codes(short) and short.rechecked), short.model_dump_json(indent=1)
 
 
 def test_probe_timeout_is_the_checks_own(runner: QARunner) -> None:
