@@ -11,7 +11,6 @@ Usage: .venv/bin/python bench/throughput.py [-n 20]
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import statistics
 import sys
@@ -28,7 +27,7 @@ from bench.run import as_installed, watching  # noqa: E402
 from crumb.cli.verdict import outcome, settled  # noqa: E402
 from crumb.genres import genres  # noqa: E402
 from crumb.reducer.replay import replay_file  # noqa: E402
-from crumb.store.reader import TranscriptError  # noqa: E402
+from crumb.store.reader import TranscriptError, read_events  # noqa: E402
 
 TARGET_PER_MIN = 40.0
 PAGE = os.sysconf("SC_PAGE_SIZE")
@@ -85,10 +84,8 @@ def verdicts(root: Path, sids: set[str]) -> Counter[str]:
         transcript = root / "sessions" / sid / "transcript.jsonl"
         ended = outcome(root, replay_file(transcript))
         tally[str(ended["verdict"] or ended["done"])] += 1
-        for line in transcript.read_text(encoding="utf-8").splitlines():
-            event = json.loads(line)
-            if event["kind"] == "qa.result" and (event.get("data") or {}).get("error"):
-                tally["QA error"] += 1
+        tally["QA error"] += sum(1 for event in read_events(transcript)
+                                 if event["kind"] == "qa.result" and (event.get("data") or {}).get("error"))
     return tally
 
 

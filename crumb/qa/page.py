@@ -49,8 +49,7 @@ TARGET_JS = """() => { let el = document.querySelector('canvas#game');
 # `chunk` ms, advancing the fake clock from inside (one call instead of four per decision). Its input is
 # DOM events (isTrusted false); every other QA input is the browser's own. {fallback: true} when the
 # clock cannot be driven from the page.
-PLAY_JS = """async ({ms, chunk, rect}) => {
-  const FRAME = 17;  // one frame of game time (FRAME_MS)
+PLAY_JS = """async ({ms, chunk, rect, frame}) => {
   const clock = globalThis.__pwClock && globalThis.__pwClock.controller;
   if (!clock || typeof clock.runFor !== 'function') return {fallback: true};
   const errors = [];
@@ -86,20 +85,19 @@ PLAY_JS = """async ({ms, chunk, rect}) => {
     el.dispatchEvent(new MouseEvent('click', at)); };
   // A key held by a decision is held a frame at a time: a game whose keys hint changes meanwhile (a snake
   // that steps faster than one decision, 32 ms a cell at 4x) gets its next decision then, not a chunk later.
-  const same = (a, b) => a.length === b.length && a.every((x, i) => JSON.stringify(x) === JSON.stringify(b[i]));
-  const keys = (hs) => hs.length > 0 && hs.every(h => h.type === 'key');
   for (let left = ms; left > 0;) {
     const now = Math.min(chunk, left), hs = hints();
     if (!hs.length) await run(now);
+    const watch = hs.every(h => h.type === 'key'), seen = JSON.stringify(hs);
     let spent = 0, changed = false;
     for (const h of hs) {
       const per = Math.max(1, Math.floor(now / hs.length));
       if (h.type !== 'key') { point(h.type, h.x, h.y); await run(per); spent += per; continue; }
       key('keydown', h.key);
       for (let held = 0; held < per && !changed;) {
-        const t = keys(hs) ? Math.min(FRAME, per - held) : per - held;
+        const t = watch ? Math.min(frame, per - held) : per - held;
         await run(t); held += t; spent += t;
-        changed = keys(hs) && left - spent > 0 && !same(hints(), hs);
+        changed = watch && left - spent > 0 && JSON.stringify(hints()) !== seen;
       }
       key('keyup', h.key);
       if (changed) break;
@@ -543,7 +541,7 @@ class GameTab:
 
     async def autoplay(self, ms: int, chunk: int, rect: dict[str, Any] | None, timeout: float) -> bool:
         """Run PLAY_JS; False when the page cannot drive its own clock (then the caller plays step by step)."""
-        out = await guarded(self.page.evaluate(PLAY_JS, {"ms": ms, "chunk": chunk, "rect": rect}),
+        out = await guarded(self.page.evaluate(PLAY_JS, {"ms": ms, "chunk": chunk, "rect": rect, "frame": FRAME_MS}),
                             f"playing {ms} ms by the game's hints", timeout, self.ev)
         if not isinstance(out, dict) or out.get("fallback"):
             return False

@@ -335,7 +335,7 @@ class _Engine:
         if ev.browser_died:
             error = error or "the browser died during QA"
             ev.restart_browser = True
-        if ev.restart_browser or (self.stale and not self.active):
+        if ev.restart_browser or self.stale:  # restart() waits for the last check running on the browser
             await self.restart()
         return report, error
 
