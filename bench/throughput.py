@@ -84,8 +84,8 @@ def verdicts(root: Path, sids: set[str]) -> Counter[str]:
         transcript = root / "sessions" / sid / "transcript.jsonl"
         ended = outcome(root, replay_file(transcript))
         tally[str(ended["verdict"] or ended["done"])] += 1
-        tally["QA error"] += sum(1 for event in read_events(transcript)
-                                 if event["kind"] == "qa.result" and (event.get("data") or {}).get("error"))
+        tally.update("QA error" for event in read_events(transcript)
+                     if event["kind"] == "qa.result" and (event.get("data") or {}).get("error"))
     return tally
 
 
