@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import base64
 import re
+import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any, TypedDict, TypeVar
@@ -18,6 +19,7 @@ from playwright.async_api import Browser, BrowserContext, CDPSession, ConsoleMes
 from playwright.async_api import Error as PlaywrightError
 
 from crumb.protocol.game import Finding, Severity
+from crumb.qa.sched import Sampler, judge_late
 
 T = TypeVar("T")
 
@@ -26,6 +28,8 @@ CLOCK_START_S = 1_700_000_000  # a fixed wall-clock start (Playwright takes seco
 FRAME_MS = 17
 DIALOG_LIMIT = 20
 WORKER_POLL_S = 0.02  # how often a wipe looks whether the game's workers have ended
+FIRST_LOOK_S = 0.5  # a step this much slower reads QA's scheduler counts, to tell a hang from a starved machine
+STARVED_STEP_S = 0.5  # how much longer a step past its limit is given at a time while QA is starved
 
 # Deterministic Math.random for every QA page, so a run with input and one without differ only by input.
 SEED_JS = """(() => { let a = 0x2545F491;
@@ -177,6 +181,7 @@ class Evidence:
     abort_reason: str | None = None
     browser_died: bool = False
     restart_browser: bool = False
+    sched: Sampler | None = None  # QA's processes' scheduler counts (sched.py); None: steps are judged by wall time
 
     def find(self, code: str, message: str, severity: Severity = "Important", raw: str | None = None) -> None:
         if any(f.code == code and f.message == message for f in self.findings):
@@ -202,11 +207,15 @@ class Evidence:
 
 
 async def guarded(step: Awaitable[T], what: str, timeout: float, ev: Evidence) -> T:
-    """Await `step` for at most `timeout` s; Hang on timeout, Aborted when the check is stopped."""
+    """Await `step` for at most `timeout` s; Hang on timeout, Aborted when the check is stopped.
+
+    With `ev.sched`, a step past its limit while QA's processes wait for a CPU is given more time,
+    until it ends or one of them has run for most of the limit (sched.py): a loaded machine must not
+    turn a good game into a hang."""
     task = asyncio.ensure_future(step)
     stop = asyncio.ensure_future(ev.abort.wait())
     try:
-        done, _ = await asyncio.wait({task, stop}, timeout=max(timeout, 0.001), return_when=asyncio.FIRST_COMPLETED)
+        done = await _settled(task, stop, max(timeout, 0.001), ev)
     except BaseException:  # we were cancelled: do not leave the step behind unobserved
         task.cancel()
         task.add_done_callback(lambda t: t.cancelled() or t.exception())
@@ -225,6 +234,25 @@ async def guarded(step: Awaitable[T], what: str, timeout: float, ev: Evidence) -
     if stop in done:
         raise Aborted(ev.abort_reason or "stopped")
     raise Hang(what)
+
+
+async def _settled(task: asyncio.Future[T], stop: asyncio.Future[Any], timeout: float,
+                   ev: Evidence) -> set[asyncio.Future[Any]]:
+    """Whichever of `task` and `stop` ended within `timeout` (empty: neither), stretched while starved.
+    The counts are read only once a step is FIRST_LOOK_S late, and judged over the rest of the limit."""
+    look = min(FIRST_LOOK_S, timeout / 2)
+    if ev.sched is None:
+        done, _ = await asyncio.wait({task, stop}, timeout=timeout, return_when=asyncio.FIRST_COMPLETED)
+        return done
+    done, _ = await asyncio.wait({task, stop}, timeout=look, return_when=asyncio.FIRST_COMPLETED)
+    if done:
+        return done
+    before, since, wait = ev.sched(), time.monotonic(), timeout - look
+    while True:
+        done, _ = await asyncio.wait({task, stop}, timeout=wait, return_when=asyncio.FIRST_COMPLETED)
+        if done or judge_late(before, ev.sched(), time.monotonic() - since, timeout - look) == "hang":
+            return done
+        wait = STARVED_STEP_S
 
 
 _CLOSED = ("Target page, context or browser has been closed", "Target closed", "has been closed", "crashed",

@@ -56,6 +56,7 @@ MAX_CONTROLS = 8
 # served this many checks is closed instead of recycled, and a new one (new renderers) takes its place.
 RETIRE_AFTER = 20
 CRASH_GRACE_S = 1.0
+_ALL_STEPS = "all the probe's steps"
 _TRACE = os.environ.get("CRUMB_QA_TRACE") == "1"
 _T0 = time.monotonic()
 
@@ -561,14 +562,21 @@ class _Stage:
         the page is not fit to go on with (a step failed), whatever the expectations said."""
         criterion = link.criterion
         current = "its first step"
-        try:
-            deadline = time.monotonic() + self.settings.probe_timeout_s
+        limit = self.settings.probe_timeout_s
+
+        async def steps() -> None:
+            nonlocal current
             for n, step in enumerate(link.steps, 1):
                 current = f"step {n} ({_describe(step)})"
-                left = deadline - time.monotonic()
-                if left <= 0:
-                    raise Hang(current)
-                await self.step(ctx, tab, step, rect, min(left, self.step_s))
+                await self.step(ctx, tab, step, rect, limit)
+
+        try:
+            try:  # the probe's limit holds for all its steps together, as guarded judges a step's
+                await guarded(steps(), _ALL_STEPS, limit, self.ev)
+            except Hang as exc:
+                if str(exc) != _ALL_STEPS:
+                    raise
+                raise Hang(current) from None
             after = await tab.state(self.step_s)
             if "state" not in after:
                 return ProbeResult(id=criterion.id, ok=False,

@@ -28,6 +28,7 @@ from crumb.qa.film import save_film, write_entry
 from crumb.qa.limits import open_limits
 from crumb.qa.page import Aborted, Evidence, Hang
 from crumb.qa.play import ContextPool, PlayReport, play
+from crumb.qa.sched import Sched, read_sched
 from crumb.qa.server import GameServer
 from crumb.qa.static import StaticReport, check_static
 from crumb.settings import QASettings
@@ -123,6 +124,13 @@ class _Engine:
         self.stalled = 0.0  # seconds this loop stood still, in all (see monitor)
         self.starting = 0.0  # seconds spent stopping and starting the browser, in all: QA's own time, not a game's
         self._monitor: asyncio.Task[None] | None = None
+
+    def sched_counts(self) -> Sched:
+        """The scheduler's counts of QA's own processes: Playwright's driver and all below it (the browser,
+        its renderers), for telling a hung game from a starved one (sched.py)."""
+        if not self.driver_pid:
+            return {}
+        return read_sched([self.driver_pid, *_descendants(self.driver_pid)])
 
     async def start_monitor(self) -> None:
         self._monitor = asyncio.ensure_future(self.monitor())
@@ -291,7 +299,7 @@ class _Engine:
                              controls: Sequence[str], used: Callable[[], float],
                              settings: QASettings, film_frames: int = 0) -> tuple[PlayReport, str | None]:
         """One run of the game in the browser; QA's own failures come back as the error, never raised."""
-        ev = Evidence()
+        ev = Evidence(sched=self.sched_counts)
         report = PlayReport(ev=ev)
         error: str | None = None
         self.active.add(ev)

@@ -1,0 +1,82 @@
+"""A machine that starves QA of CPU must not turn a good game into a hang (a false FAIL), and a game
+that really hangs must still be caught. Real starvation: QA's processes (Playwright's driver, the
+browser and every renderer) are pinned to one CPU at a low priority, beside a busy loop pinned there."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from collections.abc import Iterator
+
+import pytest
+
+from crumb.qa import QARunner
+from crumb.qa.runner import _descendants
+from crumb.qa.sched import judge_late
+from crumb.settings import QASettings
+from tests.qa.conftest import GAMES, GOOD_CRITERIA, chromium_or_skip, criteria
+
+# Limits longer than a healthy step needs on a CPU of its own (0.1 s at most), but shorter than the
+# same step takes at a few per cent of one CPU (without the scheduler's counts: a hang, and a recheck).
+TIGHT = QASettings(load_timeout_s=0.5, probe_timeout_s=0.5, timeout_s=120.0)
+NICE = 12  # against two busy loops at nice 0: QA gets a few per cent of the CPU
+
+
+@pytest.fixture()
+def starved_runner() -> Iterator[QARunner]:
+    """A warm runner whose processes, now and to come (they are forked from the pinned ones), share
+    CPU 0 at a low priority with two busy loops."""
+    chromium_or_skip()
+    if not hasattr(os, "sched_setaffinity"):
+        pytest.skip("needs Linux CPU affinity")
+    qa = QARunner(TIGHT)
+    assert qa.warm(), "the browser did not start"
+    burners = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(2)]
+    try:
+        for burner in burners:
+            os.sched_setaffinity(burner.pid, {0})
+        driver = qa._engine.driver_pid
+        assert driver, "no Playwright driver found"
+        for pid in [driver, *_descendants(driver)]:
+            try:
+                os.sched_setaffinity(pid, {0})
+                os.setpriority(os.PRIO_PROCESS, pid, NICE)
+            except ProcessLookupError:
+                pass
+        yield qa
+    finally:
+        for burner in burners:
+            burner.kill()
+            burner.wait()
+        qa.close()
+
+
+@pytest.mark.browser
+def test_a_good_game_starved_of_cpu_is_not_blamed_for_a_hang(starved_runner: QARunner) -> None:
+    result = starved_runner.check(GAMES / "good", criteria=criteria(*GOOD_CRITERIA), controls=["ArrowLeft", "ArrowRight"])
+    assert result.rechecked is None, result.rechecked  # the first run did not take it for a hang either
+    assert "hang" not in [f.code for f in result.findings], result.model_dump_json(indent=1)
+    assert result.ok, result.model_dump_json(indent=1)
+    assert all(p.ok for p in result.probes), [p.detail for p in result.probes if not p.ok]
+
+
+@pytest.mark.browser
+def test_a_game_that_hangs_is_still_caught_when_qa_is_starved(starved_runner: QARunner) -> None:
+    result = starved_runner.check(GAMES / "loop_after_start")
+    assert not result.ok
+    assert "hang" in [f.code for f in result.findings], result.model_dump_json(indent=1)
+
+
+def test_a_late_step_is_a_hang_when_a_process_ran_or_none_waited() -> None:
+    before = {1: (10.0, 5.0), 2: (3.0, 1.0)}
+    # one process ran flat out for most of the limit: an endless loop
+    assert judge_late(before, {1: (10.9, 5.0), 2: (3.0, 1.0)}, elapsed_s=1.0, limit_s=1.0) == "hang"
+    # nothing ran and nothing waited for a CPU: the page is stuck without working
+    assert judge_late(before, {1: (10.01, 5.01), 2: (3.0, 1.0)}, elapsed_s=1.0, limit_s=1.0) == "hang"
+    # little ran, and a process waited most of the time for a CPU it did not get: the machine is starved
+    assert judge_late(before, {1: (10.1, 5.8), 2: (3.0, 1.0)}, elapsed_s=1.0, limit_s=1.0) == "starved"
+    # a process that started meanwhile counts from its start
+    assert judge_late(before, {1: (10.0, 5.0), 3: (0.05, 0.6)}, elapsed_s=1.0, limit_s=1.0) == "starved"
+    # starved long enough, a loop that kept running still adds up to a hang
+    assert judge_late(before, {1: (10.85, 9.0)}, elapsed_s=5.0, limit_s=1.0) == "hang"
