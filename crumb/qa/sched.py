@@ -2,8 +2,9 @@
 
 QA's step limits are wall time, but a page's work is CPU time. On a machine shared with other jobs a
 good game's renderer can wait for a CPU for longer than a step's limit, and a wall clock alone would
-blame the game for a hang: a false FAIL. The scheduler counts, per process, the time it ran and the
-time it was ready to run but waited for a CPU (/proc/<pid>/schedstat). A step past its limit is a
+blame the game for a hang: a false FAIL. The scheduler counts, for each process's main thread (a
+renderer's runs the game), the time it ran and the time it was ready to run but waited for a CPU
+(/proc/<pid>/schedstat). A step past its limit is a
 hang when one of QA's processes ran for most of the limit (an endless loop burns a CPU), or when none
 of them even waited for one (a page stuck without working); while they wait for CPUs they do not get,
 the step is given more time (the check's own budget still bounds it).
