@@ -28,7 +28,7 @@ from crumb.qa.film import save_film, write_entry
 from crumb.qa.limits import open_limits
 from crumb.qa.page import Aborted, Evidence, Hang
 from crumb.qa.play import ContextPool, PlayReport, play
-from crumb.qa.sched import Sched, read_sched
+from crumb.qa.sched import Sched, own_sched, read_sched
 from crumb.qa.server import GameServer
 from crumb.qa.static import StaticReport, check_static
 from crumb.settings import QASettings
@@ -126,11 +126,11 @@ class _Engine:
         self._monitor: asyncio.Task[None] | None = None
 
     def sched_counts(self) -> Sched:
-        """The scheduler's counts of QA's own processes: Playwright's driver and all below it (the browser,
-        its renderers), for telling a hung game from a starved one (sched.py)."""
+        """The scheduler's counts of QA's own threads: this event loop's, and those of Playwright's driver
+        and all below it (the browser, its renderers), for telling a hung game from a starved one (sched.py)."""
         if not self.driver_pid:
             return {}
-        return read_sched([self.driver_pid, *_descendants(self.driver_pid)])
+        return {**read_sched([self.driver_pid, *_descendants(self.driver_pid)]), **own_sched()}
 
     async def start_monitor(self) -> None:
         self._monitor = asyncio.ensure_future(self.monitor())
