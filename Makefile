@@ -82,8 +82,8 @@ quick: setup lint ## the inner loop: lint, then the tests not marked browser, sl
 bench: setup ## run the benchmarks under bench/ and print figures with their baselines
 	@for b in bench/*.py; do echo "== $$b"; $(BIN)/python $$b || exit 1; done
 
-chaos: setup ## the long chaos run: many sessions, dozens of SIGKILLs, then every check
-	$(BIN)/python -m pytest tests/chaos -m chaos_long -q -s $(PYTEST_ARGS)
+chaos: setup ## the long chaos run: many sessions, dozens of SIGKILLs, then every check; QA starved of CPU
+	$(BIN)/python -m pytest tests/chaos tests/qa/test_starved.py -m chaos_long -q -s $(PYTEST_ARGS)
 
 prices: $(STAMP) ## regenerate crumb/actors/harness/prices.toml from the newest genai-prices (then bump its pin in pyproject.toml)
 	$(BIN)/python -m pip install --quiet --upgrade genai-prices

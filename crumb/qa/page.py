@@ -28,7 +28,7 @@ CLOCK_START_S = 1_700_000_000  # a fixed wall-clock start (Playwright takes seco
 FRAME_MS = 17
 DIALOG_LIMIT = 20
 WORKER_POLL_S = 0.02  # how often a wipe looks whether the game's workers have ended
-FIRST_LOOK_S = 0.5  # a step this much slower reads QA's scheduler counts, to tell a hang from a starved machine
+FIRST_LOOK_S = 1.0  # a step this much slower reads QA's scheduler counts, to tell a hang from a starved machine
 STARVED_STEP_S = 0.5  # how much longer a step past its limit is given at a time while QA is starved
 
 # Deterministic Math.random for every QA page, so a run with input and one without differ only by input.

@@ -28,7 +28,7 @@ from crumb.qa.film import save_film, write_entry
 from crumb.qa.limits import open_limits
 from crumb.qa.page import Aborted, Evidence, Hang
 from crumb.qa.play import ContextPool, PlayReport, play
-from crumb.qa.sched import Sched, own_sched, read_sched
+from crumb.qa.sched import Counts, read_sched
 from crumb.qa.server import GameServer
 from crumb.qa.static import StaticReport, check_static
 from crumb.settings import QASettings
@@ -125,12 +125,12 @@ class _Engine:
         self.starting = 0.0  # seconds spent stopping and starting the browser, in all: QA's own time, not a game's
         self._monitor: asyncio.Task[None] | None = None
 
-    def sched_counts(self) -> Sched:
-        """The scheduler's counts of QA's own threads: this event loop's, and those of Playwright's driver
-        and all below it (the browser, its renderers), for telling a hung game from a starved one (sched.py)."""
+    def sched_counts(self) -> Counts:
+        """The scheduler's counts of the browser's threads and of QA's own (this process's, Playwright's
+        driver's), for telling a hung game from a starved one (sched.py)."""
         if not self.driver_pid:
-            return {}
-        return {**read_sched([self.driver_pid, *_descendants(self.driver_pid)]), **own_sched()}
+            return Counts({}, {})
+        return Counts(browser=read_sched(_descendants(self.driver_pid)), qa=read_sched([os.getpid(), self.driver_pid]))
 
     async def start_monitor(self) -> None:
         self._monitor = asyncio.ensure_future(self.monitor())

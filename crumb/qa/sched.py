@@ -13,14 +13,25 @@ time (the check's own budget still bounds it).
 from __future__ import annotations
 
 import os
-import threading
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from typing import Literal
 
 #: thread id -> (seconds run on a CPU, seconds ready to run but waiting for one), since the thread started
 Sched = dict[int, tuple[float, float]]
-#: what QA's threads' counts are now (the runner's; None where QA runs without one: wall time rules)
-Sampler = Callable[[], Sched]
+
+
+@dataclass(frozen=True)
+class Counts:
+    """The browser's threads, where a game's code runs (a hung game's thread is one of them), and QA's
+    own (its event loop and game servers in this process, Playwright's driver), which only wait."""
+
+    browser: Sched
+    qa: Sched
+
+
+#: what the counts are now (the runner's; None where QA runs without one: wall time rules)
+Sampler = Callable[[], Counts]
 
 #: a step is hung once one thread ran this share of its limit without the step finishing
 HANG_SHARE = 0.8
@@ -44,12 +55,6 @@ def read_sched(pids: Iterable[int]) -> Sched:
     return out
 
 
-def own_sched() -> Sched:
-    """The calling thread's counts (QA's event loop reads them on its own thread)."""
-    counts = _counts("/proc/thread-self/schedstat")
-    return {} if counts is None else {threading.get_native_id(): counts}
-
-
 def _counts(path: str) -> tuple[float, float] | None:
     try:
         with open(path, "rb") as fh:
@@ -59,13 +64,14 @@ def _counts(path: str) -> tuple[float, float] | None:
     return int(run_ns) / 1e9, int(wait_ns) / 1e9
 
 
-def judge_late(before: Sched, after: Sched, elapsed_s: float, limit_s: float) -> Literal["hang", "starved"]:
+def judge_late(before: Counts, after: Counts, elapsed_s: float, limit_s: float) -> Literal["hang", "starved"]:
     """A step still running `elapsed_s` after `before` was read, now `after`: hung, or starved of CPU?
-    A thread that appeared in between counts from its start."""
-    ran = waited = 0.0
-    for tid, (run, wait) in after.items():
-        run0, wait0 = before.get(tid, (0.0, 0.0))
-        ran, waited = max(ran, run - run0), max(waited, wait - wait0)
-    if ran >= HANG_SHARE * limit_s:
+    Only the browser's threads can be the hung one (QA's own event loop keeps working while it waits,
+    and a long wait adds its work up); a thread that appeared in between counts from its start."""
+    def most(now: Sched, then: Sched, field: int) -> float:
+        return max((counts[field] - then.get(tid, (0.0, 0.0))[field] for tid, counts in now.items()), default=0.0)
+
+    if most(after.browser, before.browser, 0) >= HANG_SHARE * limit_s:
         return "hang"
+    waited = max(most(after.browser, before.browser, 1), most(after.qa, before.qa, 1))
     return "starved" if waited >= STARVED_SHARE * elapsed_s else "hang"

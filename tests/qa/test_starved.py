@@ -1,6 +1,10 @@
 """A machine that starves QA of CPU must not turn a good game into a hang (a false FAIL), and a game
 that really hangs must still be caught. Real starvation: QA's processes (Playwright's driver, the
-browser and every renderer) are pinned to one CPU at a low priority, beside a busy loop pinned there."""
+browser and every renderer) are pinned to one CPU at a low priority, beside busy loops pinned there.
+
+The two checks under starvation are in the long tier (`make chaos`), not in `make test`: beside other
+tests they are not yet steady (a good game was once still taken for a hang when the corpus tests ran
+at the same time; see issue 18's note of 2026-12-04)."""
 
 from __future__ import annotations
 
@@ -13,11 +17,11 @@ import pytest
 
 from crumb.qa import QARunner
 from crumb.qa.runner import _descendants
-from crumb.qa.sched import judge_late
+from crumb.qa.sched import Counts, judge_late
 from crumb.settings import QASettings
 from tests.qa.conftest import GAMES, GOOD_CRITERIA, chromium_or_skip, criteria
 
-# Limits longer than a healthy step needs on a CPU of its own (0.1 s at most), but shorter than the
+# Limits longer than a healthy step needs on a CPU of its own (0.2 s at most), but shorter than the
 # same step takes at a few per cent of one CPU (without the scheduler's counts: a hang, and a recheck).
 TIGHT = QASettings(load_timeout_s=1.0, probe_timeout_s=1.0, timeout_s=120.0)
 NICE = 10  # against two busy loops at nice 0: QA gets a few per cent of the CPU
@@ -70,6 +74,7 @@ def starved_runner() -> Iterator[QARunner]:
 
 
 @pytest.mark.browser
+@pytest.mark.chaos_long
 def test_a_good_game_starved_of_cpu_is_not_blamed_for_a_hang(starved_runner: QARunner) -> None:
     result = starved_runner.check(GAMES / "good", criteria=criteria(*GOOD_CRITERIA), controls=["ArrowLeft", "ArrowRight"])
     assert result.rechecked is None, result.rechecked  # the first run did not take it for a hang either
@@ -79,21 +84,27 @@ def test_a_good_game_starved_of_cpu_is_not_blamed_for_a_hang(starved_runner: QAR
 
 
 @pytest.mark.browser
+@pytest.mark.chaos_long
 def test_a_game_that_hangs_is_still_caught_when_qa_is_starved(starved_runner: QARunner) -> None:
     result = starved_runner.check(GAMES / "loop_after_start")
     assert not result.ok
     assert "hang" in [f.code for f in result.findings], result.model_dump_json(indent=1)
 
 
-def test_a_late_step_is_a_hang_when_a_process_ran_or_none_waited() -> None:
-    before = {1: (10.0, 5.0), 2: (3.0, 1.0)}
-    # one process ran flat out for most of the limit: an endless loop
-    assert judge_late(before, {1: (10.9, 5.0), 2: (3.0, 1.0)}, elapsed_s=1.0, limit_s=1.0) == "hang"
+def test_a_late_step_is_a_hang_when_a_browser_thread_ran_or_none_waited() -> None:
+    def counts(browser: dict[int, tuple[float, float]], qa: dict[int, tuple[float, float]] | None = None) -> Counts:
+        return Counts(browser=browser, qa=qa or {9: (1.0, 1.0)})
+
+    before = counts({1: (10.0, 5.0), 2: (3.0, 1.0)})
+    # a browser thread ran flat out for most of the limit: an endless loop
+    assert judge_late(before, counts({1: (10.9, 5.0), 2: (3.0, 1.0)}), elapsed_s=1.0, limit_s=1.0) == "hang"
     # nothing ran and nothing waited for a CPU: the page is stuck without working
-    assert judge_late(before, {1: (10.01, 5.01), 2: (3.0, 1.0)}, elapsed_s=1.0, limit_s=1.0) == "hang"
-    # little ran, and a process waited most of the time for a CPU it did not get: the machine is starved
-    assert judge_late(before, {1: (10.1, 5.8), 2: (3.0, 1.0)}, elapsed_s=1.0, limit_s=1.0) == "starved"
-    # a process that started meanwhile counts from its start
-    assert judge_late(before, {1: (10.0, 5.0), 3: (0.05, 0.6)}, elapsed_s=1.0, limit_s=1.0) == "starved"
+    assert judge_late(before, counts({1: (10.01, 5.01), 2: (3.0, 1.0)}), elapsed_s=1.0, limit_s=1.0) == "hang"
+    # little ran, and a thread waited most of the time for a CPU it did not get: the machine is starved
+    assert judge_late(before, counts({1: (10.1, 5.8), 2: (3.0, 1.0)}), elapsed_s=1.0, limit_s=1.0) == "starved"
+    # QA's own thread waiting says the machine is starved too, and its own work never makes a hang
+    assert judge_late(before, counts({1: (10.0, 5.0)}, {9: (2.5, 9.0)}), elapsed_s=10.0, limit_s=1.0) == "starved"
+    # a thread that started meanwhile counts from its start
+    assert judge_late(before, counts({1: (10.0, 5.0), 3: (0.05, 0.6)}), elapsed_s=1.0, limit_s=1.0) == "starved"
     # starved long enough, a loop that kept running still adds up to a hang
-    assert judge_late(before, {1: (10.85, 9.0)}, elapsed_s=5.0, limit_s=1.0) == "hang"
+    assert judge_late(before, counts({1: (10.85, 9.0)}), elapsed_s=5.0, limit_s=1.0) == "hang"
