@@ -130,7 +130,9 @@ class _Engine:
         driver's), for telling a hung game from a starved one (sched.py)."""
         if not self.driver_pid:
             return Counts({}, {})
-        return Counts(browser=read_sched(_descendants(self.driver_pid)), qa=read_sched([os.getpid(), self.driver_pid]))
+        browser, ready = read_sched(_descendants(self.driver_pid))
+        qa, qa_ready = read_sched([os.getpid(), self.driver_pid])
+        return Counts(browser, qa, runnable=ready + qa_ready - 1)  # not counting this thread, which reads them
 
     async def start_monitor(self) -> None:
         self._monitor = asyncio.ensure_future(self.monitor())

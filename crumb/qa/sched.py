@@ -24,10 +24,13 @@ Sched = dict[int, tuple[float, float]]
 @dataclass(frozen=True)
 class Counts:
     """The browser's threads, where a game's code runs (a hung game's thread is one of them), and QA's
-    own (its event loop and game servers in this process, Playwright's driver), which only wait."""
+    own (its event loop and game servers in this process, Playwright's driver), which only wait; and how
+    many of all of them are ready to run right now (the kernel adds a wait to a thread's count only once
+    the thread gets a CPU, so a thread starved at this moment shows only here)."""
 
     browser: Sched
     qa: Sched
+    runnable: int = 0
 
 
 #: what the counts are now (the runner's; None where QA runs without one: wall time rules)
@@ -35,14 +38,18 @@ Sampler = Callable[[], Counts]
 
 #: a step is hung once one thread ran this share of its limit without the step finishing
 HANG_SHARE = 0.8
-#: QA is starved when one of its threads waited for a CPU this share of the time looked at
+#: QA is starved when its threads together waited for a CPU this share of the time looked at
 STARVED_SHARE = 0.25
+#: a step that neither ran nor waited for a CPU is a hang once this many times its limit has passed
+IDLE_LIMITS = 4
 
 
-def read_sched(pids: Iterable[int]) -> Sched:
-    """The counts of every thread of `pids` that still exist, by thread id (Linux; elsewhere nothing, and
-    wall time rules). Every thread: a screenshot's work is on compositor threads, with the main one idle."""
+def read_sched(pids: Iterable[int]) -> tuple[Sched, int]:
+    """The counts of every thread of `pids` that still exist, by thread id, and how many of them are
+    ready to run (Linux; elsewhere nothing, and wall time rules). Every thread: a screenshot's work is
+    on compositor threads, with the main one idle."""
     out: Sched = {}
+    runnable = 0
     for pid in pids:
         try:
             tids = os.listdir(f"/proc/{pid}/task")
@@ -52,7 +59,16 @@ def read_sched(pids: Iterable[int]) -> Sched:
             counts = _counts(f"/proc/{pid}/task/{tid}/schedstat")
             if counts is not None:
                 out[int(tid)] = counts
-    return out
+                runnable += _ready(f"/proc/{pid}/task/{tid}/stat")
+    return out, runnable
+
+
+def _ready(path: str) -> bool:
+    try:
+        with open(path, "rb") as fh:
+            return fh.read().rsplit(b")", 1)[1].split()[0] == b"R"
+    except (OSError, IndexError):
+        return False
 
 
 def _counts(path: str) -> tuple[float, float] | None:
@@ -66,12 +82,20 @@ def _counts(path: str) -> tuple[float, float] | None:
 
 def judge_late(before: Counts, after: Counts, elapsed_s: float, limit_s: float) -> Literal["hang", "starved"]:
     """A step still running `elapsed_s` after `before` was read, now `after`: hung, or starved of CPU?
-    Only the browser's threads can be the hung one (QA's own event loop keeps working while it waits,
-    and a long wait adds its work up); a thread that appeared in between counts from its start."""
-    def most(now: Sched, then: Sched, field: int) -> float:
-        return max((counts[field] - then.get(tid, (0.0, 0.0))[field] for tid, counts in now.items()), default=0.0)
 
-    if most(after.browser, before.browser, 0) >= HANG_SHARE * limit_s:
+    Only one of the browser's threads can be the hung one (QA's own event loop keeps working while it
+    waits, and a long wait adds its work up). The waits are summed: a step's work hops from thread to
+    thread (renderer, compositor, browser, driver, QA), each waiting its turn; a thread ready to run
+    now is waiting too. A step that neither ran nor waited is stuck outside the CPU (a disk or memory
+    stall of the machine: a game's code cannot block a page without running), and gets IDLE_LIMITS times
+    its limit before it is a hang. A thread that appeared in between counts from its start."""
+    ran = max((run - before.browser.get(tid, (0.0, 0.0))[0] for tid, (run, _) in after.browser.items()), default=0.0)
+    if ran >= HANG_SHARE * limit_s:
         return "hang"
-    waited = max(most(after.browser, before.browser, 1), most(after.qa, before.qa, 1))
-    return "starved" if waited >= STARVED_SHARE * elapsed_s else "hang"
+    waited = sum(wait - then.get(tid, (0.0, 0.0))[1] for now, then in ((after.browser, before.browser), (after.qa, before.qa))
+                 for tid, (_, wait) in now.items())
+    if waited >= STARVED_SHARE * elapsed_s or after.runnable > 0:
+        return "starved"
+    if after.browser and elapsed_s < IDLE_LIMITS * limit_s:
+        return "starved"
+    return "hang"

@@ -91,19 +91,26 @@ def test_a_game_that_hangs_is_still_caught_when_qa_is_starved(starved_runner: QA
     assert "hang" in [f.code for f in result.findings], result.model_dump_json(indent=1)
 
 
-def test_a_late_step_is_a_hang_when_a_browser_thread_ran_or_none_waited() -> None:
+def test_a_late_step_is_a_hang_when_a_browser_thread_ran_or_none_worked_for_long() -> None:
     def counts(browser: dict[int, tuple[float, float]], qa: dict[int, tuple[float, float]] | None = None) -> Counts:
         return Counts(browser=browser, qa=qa or {9: (1.0, 1.0)})
 
     before = counts({1: (10.0, 5.0), 2: (3.0, 1.0)})
     # a browser thread ran flat out for most of the limit: an endless loop
     assert judge_late(before, counts({1: (10.9, 5.0), 2: (3.0, 1.0)}), elapsed_s=1.0, limit_s=1.0) == "hang"
-    # nothing ran and nothing waited for a CPU: the page is stuck without working
-    assert judge_late(before, counts({1: (10.01, 5.01), 2: (3.0, 1.0)}), elapsed_s=1.0, limit_s=1.0) == "hang"
+    # nothing ran and nothing waited for a CPU: stuck outside the CPU (a disk stall), for a while
+    assert judge_late(before, counts({1: (10.01, 5.01), 2: (3.0, 1.0)}), elapsed_s=1.0, limit_s=1.0) == "starved"
+    # ... but not for ever: a page stuck without working is a hang, too
+    assert judge_late(before, counts({1: (10.01, 5.01), 2: (3.0, 1.0)}), elapsed_s=4.0, limit_s=1.0) == "hang"
+    # no counts at all (not Linux, or the browser is gone): wall time rules
+    assert judge_late(Counts({}, {}), Counts({}, {}), elapsed_s=1.0, limit_s=1.0) == "hang"
     # little ran, and a thread waited most of the time for a CPU it did not get: the machine is starved
     assert judge_late(before, counts({1: (10.1, 5.8), 2: (3.0, 1.0)}), elapsed_s=1.0, limit_s=1.0) == "starved"
     # QA's own thread waiting says the machine is starved too, and its own work never makes a hang
     assert judge_late(before, counts({1: (10.0, 5.0)}, {9: (2.5, 9.0)}), elapsed_s=10.0, limit_s=1.0) == "starved"
+    # a thread ready to run right now is waiting too (the kernel counts its wait once it runs)
+    now = Counts(browser={1: (10.01, 5.01)}, qa={9: (1.0, 1.0)}, runnable=1)
+    assert judge_late(before, now, elapsed_s=9.0, limit_s=1.0) == "starved"
     # a thread that started meanwhile counts from its start
     assert judge_late(before, counts({1: (10.0, 5.0), 3: (0.05, 0.6)}), elapsed_s=1.0, limit_s=1.0) == "starved"
     # starved long enough, a loop that kept running still adds up to a hang
