@@ -181,7 +181,7 @@ class Evidence:
     abort_reason: str | None = None
     browser_died: bool = False
     restart_browser: bool = False
-    sched: Sampler | None = None  # QA's processes' scheduler counts (sched.py); None: steps are judged by wall time
+    sched: Sampler | None = None  # QA's threads' scheduler counts (sched.py); None: steps are judged by wall time
 
     def find(self, code: str, message: str, severity: Severity = "Important", raw: str | None = None) -> None:
         if any(f.code == code and f.message == message for f in self.findings):
@@ -209,9 +209,9 @@ class Evidence:
 async def guarded(step: Awaitable[T], what: str, timeout: float, ev: Evidence) -> T:
     """Await `step` for at most `timeout` s; Hang on timeout, Aborted when the check is stopped.
 
-    With `ev.sched`, a step past its limit while QA's processes wait for a CPU is given more time,
-    until it ends or one of them has run for most of the limit (sched.py): a loaded machine must not
-    turn a good game into a hang."""
+    With `ev.sched`, a step past its limit while QA's threads wait for a CPU is given more time, until
+    it ends or one of the browser's threads has run for most of the limit (sched.py): a loaded machine
+    must not turn a good game into a hang."""
     task = asyncio.ensure_future(step)
     stop = asyncio.ensure_future(ev.abort.wait())
     try:

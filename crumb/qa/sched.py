@@ -4,10 +4,9 @@ QA's step limits are wall time, but a page's work is CPU time. On a machine shar
 good game's renderer can wait for a CPU for longer than a step's limit, and a wall clock alone would
 blame the game for a hang: a false FAIL. The scheduler counts, for every thread, the time it ran and
 the time it was ready to run but waited for a CPU (/proc/<pid>/task/<tid>/schedstat). A step past its
-limit is a hang when one of QA's threads (the driver's, the browser's, the renderers', QA's event
-loop) ran for most of the limit (an endless loop burns a CPU), or when none of them even waited for
-one (a page stuck without working); while they wait for CPUs they do not get, the step is given more
-time (the check's own budget still bounds it).
+limit is a hang when one of the browser's threads ran for most of the limit (an endless loop burns a
+CPU); while QA's threads wait for CPUs they do not get, the step is given more time; a step that
+neither ran nor waited gets a few times its limit. The check's own budget bounds it all.
 """
 
 from __future__ import annotations
