@@ -21,6 +21,7 @@ from typing import Any
 from playwright.async_api import Browser, Playwright, async_playwright
 from playwright.async_api import Error as PlaywrightError
 
+from crumb import procfs
 from crumb.protocol.game import Criterion, FileEntry, Filmstrip, Finding, Manifest, ProbeResult, QAResult, Severity
 from crumb.qa.browser import BrowserNotFound, find_chromium, launch_args
 from crumb.qa.fence import Fence, open_fence
@@ -39,57 +40,6 @@ WATCH_INTERVAL_S = 0.25  # how often a running browser's process is looked at
 STALL_TICK_S = 0.25  # the stall monitor's beat
 STALL_MIN_S = 1.0  # a beat this late means QA's own process (or the whole machine) stood still
 SCREENSHOTS = ("start", "input", "end")
-
-
-def _child_map() -> dict[int, list[int]]:
-    """ppid → pids, from /proc (Linux; elsewhere empty, and the sweep simply does nothing)."""
-    children: dict[int, list[int]] = {}
-    try:
-        entries = os.listdir("/proc")
-    except OSError:
-        return children
-    for name in entries:
-        if not name.isdigit():
-            continue
-        try:
-            with open(f"/proc/{name}/stat", "rb") as fh:
-                stat = fh.read().decode(errors="replace")
-            ppid = int(stat.rsplit(")", 1)[1].split()[1])
-        except (OSError, ValueError, IndexError):
-            continue
-        children.setdefault(ppid, []).append(int(name))
-    return children
-
-
-def _children(pid: int) -> list[int]:
-    return _child_map().get(pid, [])
-
-
-def _descendants(pid: int) -> list[int]:
-    """Every process below `pid`."""
-    children = _child_map()
-    out, todo = [], [pid]
-    while todo:
-        for child in children.get(todo.pop(), []):
-            out.append(child)
-            todo.append(child)
-    return out
-
-
-def _cmdline(pid: int) -> bytes:
-    try:
-        with open(f"/proc/{pid}/cmdline", "rb") as fh:
-            return fh.read()
-    except OSError:
-        return b""
-
-
-def _alive(pid: int) -> bool:
-    try:
-        with open(f"/proc/{pid}/stat", "rb") as fh:
-            return fh.read().rsplit(b")", 1)[1].split()[0] not in (b"Z", b"X")
-    except (OSError, IndexError):
-        return False
 
 
 def _kill(pids: Sequence[int]) -> None:
@@ -130,7 +80,7 @@ class _Engine:
         driver's), for telling a hung game from a starved one (sched.py)."""
         if not self.driver_pid:
             return Counts({}, {})
-        browser, ready = read_sched(_descendants(self.driver_pid))
+        browser, ready = read_sched(procfs.descendants(self.driver_pid))
         qa, qa_ready = read_sched([os.getpid(), self.driver_pid])
         return Counts(browser, qa, runnable=ready + qa_ready - 1)  # not counting this thread, which reads them
 
@@ -162,10 +112,11 @@ class _Engine:
 
     async def _launch(self) -> None:
         exe = self.chromium or find_chromium()
-        before = set(_children(os.getpid()))
+        before = set(procfs.children().get(os.getpid(), []))
         self.pw = await async_playwright().start()
         # Playwright does not expose its driver's pid; the new "run-driver" child is it (for the final sweep)
-        fresh = [p for p in _children(os.getpid()) if p not in before and b"run-driver" in _cmdline(p)]
+        fresh = [p for p in procfs.children().get(os.getpid(), [])
+                 if p not in before and b"run-driver" in procfs.cmdline(p)]
         self.driver_pid = fresh[0] if len(fresh) == 1 else None
         self.dead = False
         self.browser = await asyncio.wait_for(self.pw.chromium.launch(
@@ -173,7 +124,8 @@ class _Engine:
         ), LAUNCH_TIMEOUT_S + 5)
         self.browser.on("disconnected", self._disconnected)
         if self.driver_pid:
-            browsers = [p for p in _children(self.driver_pid) if b"chrom" in _cmdline(p) and b"--type=" not in _cmdline(p)]
+            browsers = [p for p in procfs.children().get(self.driver_pid, [])
+                        if b"chrom" in procfs.cmdline(p) and b"--type=" not in procfs.cmdline(p)]
             self._watch = asyncio.ensure_future(self._watch_browser(browsers[0] if browsers else -1))
         self.pool = ContextPool(self.browser, self.settings, self._park.base)
         self.pool.refill()
@@ -181,7 +133,7 @@ class _Engine:
     async def _watch_browser(self, pid: int) -> None:
         """Playwright may not notice a killed browser while its helpers keep the pipe open: look ourselves."""
         while self.browser is not None:
-            if pid < 0 or not _alive(pid):
+            if pid < 0 or not procfs.alive(pid):
                 self.dead = True
                 self._disconnected(None)
                 return
@@ -199,7 +151,7 @@ class _Engine:
 
     async def _stop(self) -> None:
         """Close politely, then kill whatever the driver left behind."""
-        leftovers = _descendants(self.driver_pid) if self.driver_pid else []
+        leftovers = procfs.descendants(self.driver_pid) if self.driver_pid else []
         if self._watch is not None:
             self._watch.cancel()
             self._watch = None

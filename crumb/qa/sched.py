@@ -11,10 +11,11 @@ neither ran nor waited gets a few times its limit. The check's own budget bounds
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Literal
+
+from crumb import procfs
 
 #: thread id -> (seconds run on a CPU, seconds ready to run but waiting for one), since the thread started
 Sched = dict[int, tuple[float, float]]
@@ -50,33 +51,14 @@ def read_sched(pids: Iterable[int]) -> tuple[Sched, int]:
     out: Sched = {}
     runnable = 0
     for pid in pids:
-        try:
-            tids = os.listdir(f"/proc/{pid}/task")
-        except OSError:
-            continue
-        for tid in tids:
-            counts = _counts(f"/proc/{pid}/task/{tid}/schedstat")
+        for tid in procfs.threads(pid):
+            counts = procfs.schedstat(pid, tid)
             if counts is not None:
-                out[int(tid)] = counts
-                runnable += _ready(f"/proc/{pid}/task/{tid}/stat")
+                out[tid] = counts
+                found = procfs.stat(pid, tid)
+                if found is not None and found.state == "R":
+                    runnable += 1
     return out, runnable
-
-
-def _ready(path: str) -> bool:
-    try:
-        with open(path, "rb") as fh:
-            return fh.read().rsplit(b")", 1)[1].split()[0] == b"R"
-    except (OSError, IndexError):
-        return False
-
-
-def _counts(path: str) -> tuple[float, float] | None:
-    try:
-        with open(path, "rb") as fh:
-            run_ns, wait_ns = fh.read().split()[:2]
-    except (OSError, ValueError):
-        return None
-    return int(run_ns) / 1e9, int(wait_ns) / 1e9
 
 
 def judge_late(before: Counts, after: Counts, elapsed_s: float, limit_s: float) -> Literal["hang", "starved"]:

@@ -6,11 +6,11 @@ import os
 import sys
 import threading
 import time
-from pathlib import Path
 from typing import Any
 
 import pytest
 
+from crumb import procfs
 from crumb.actors.base import ActorError, Binding, Limits
 from crumb.actors.harness import run_process
 from crumb.actors.harness.process import ArgvTooLarge, group_alive
@@ -227,15 +227,8 @@ def test_a_long_json_line_arrives_whole(tmp_path):
 
 def _children_of_this_process() -> list[str]:
     """Command lines of this process's live children (the run's reaper would be one)."""
-    me, out = str(os.getpid()), []
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            fields = stat.read_text().rsplit(")", 1)[1].split()
-            if fields[1] == me and fields[0] != "Z":
-                out.append((stat.parent / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace"))
-        except (OSError, IndexError):
-            continue
-    return out
+    return [procfs.cmdline(p.pid).replace(b"\0", b" ").decode(errors="replace")
+            for p in procfs.processes() if p.ppid == os.getpid() and p.alive]
 
 
 def test_a_run_leaves_no_reaper_behind(tmp_path):

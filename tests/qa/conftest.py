@@ -49,14 +49,11 @@ def runner() -> Iterator[QARunner]:
 
 def browser_pids(root: int | None = None) -> list[int]:
     """Chromium processes below `root` (default: this test process)."""
-    from crumb.qa.runner import _descendants
+    from crumb import procfs
 
     out = []
-    for pid in _descendants(root or os.getpid()):
-        try:
-            cmd = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")[0].split(b" ")[0]
-        except OSError:
-            continue
+    for pid in procfs.descendants(root or os.getpid()):
+        cmd = procfs.cmdline(pid).split(b"\0")[0].split(b" ")[0]
         if b"chrom" in Path(cmd.decode(errors="replace")).name.encode():  # chromium rewrites helpers' argv
             out.append(pid)
     return out

@@ -15,6 +15,7 @@ from pathlib import Path
 import msgspec
 import pytest
 
+from crumb import procfs
 from crumb.qa import QARunner, page
 from crumb.qa import runner as runner_module
 from crumb.qa.server import GameServer
@@ -245,11 +246,9 @@ def test_a_play_step_that_wins_early_leaves_the_won_round_for_the_probe(runner: 
 
 def renderers(qa: QARunner) -> set[int]:
     """The runner's renderer processes (one per tab: QA's contexts never share one)."""
-    from crumb.qa.runner import _descendants
-
     driver = qa._engine.driver_pid
     assert driver, "the runner's Playwright driver was not found"
-    return {pid for pid in _descendants(driver) if b"--type=renderer" in runner_module._cmdline(pid)}
+    return {pid for pid in procfs.descendants(driver) if b"--type=renderer" in procfs.cmdline(pid)}
 
 
 @pytest.mark.parametrize("retire_after, renewed", [(2, True), (100, False)], ids=["retired", "kept"])

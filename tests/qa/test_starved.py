@@ -15,8 +15,8 @@ from collections.abc import Iterator
 
 import pytest
 
+from crumb.procfs import descendants
 from crumb.qa import QARunner
-from crumb.qa.runner import _descendants
 from crumb.qa.sched import Counts, judge_late
 from crumb.settings import QASettings
 from tests.qa.conftest import GAMES, GOOD_CRITERIA, chromium_or_skip, criteria
@@ -58,7 +58,7 @@ def starved_runner() -> Iterator[QARunner]:
             os.sched_setaffinity(burner.pid, {0})
         driver = qa._engine.driver_pid
         assert driver, "no Playwright driver found"
-        for pid in [driver, *_descendants(driver)]:
+        for pid in [driver, *descendants(driver)]:
             try:
                 os.sched_setaffinity(pid, {0})
                 os.setpriority(os.PRIO_PROCESS, pid, NICE)

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Literal
 
+from crumb import procfs
 from crumb.actors.base import Limits
 
 #: Linux refuses one argv string over 128 KiB (MAX_ARG_STRLEN); stay well below, send text by stdin.
@@ -98,23 +99,8 @@ def kill_group(pgid: int, grace_s: float = KILL_GRACE_S) -> None:
 
 
 def _live_processes() -> Iterator[tuple[int, int, int]]:
-    """(pid, parent pid, process group) of every process but zombies, from /proc (nothing where there
-    is no /proc)."""
-    try:
-        entries = os.listdir("/proc")
-    except OSError:
-        return
-    for name in entries:
-        if not name.isdigit():
-            continue
-        try:
-            with open(f"/proc/{name}/stat", "rb") as fh:
-                stat = fh.read().decode("utf-8", "replace")
-        except OSError:
-            continue
-        rest = stat[stat.rfind(")") + 2 :].split()
-        if len(rest) > 2 and rest[0] != "Z":
-            yield int(name), int(rest[1]), int(rest[2])
+    """(pid, parent pid, process group) of every process but zombies (nothing where there is no /proc)."""
+    return ((p.pid, p.ppid, p.pgid) for p in procfs.processes() if p.state != "Z")
 
 
 def _stray_groups(pgid: int) -> set[int]:
