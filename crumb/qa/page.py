@@ -206,8 +206,9 @@ class Evidence:
             self.find("network_blocked", f"the game tried to reach {url[:200]} (blocked: games must not use the network)")
 
 
-async def guarded(step: Awaitable[T], what: str, timeout: float, ev: Evidence) -> T:
-    """Await `step` for at most `timeout` s; Hang on timeout, Aborted when the check is stopped.
+async def guarded(step: Awaitable[T], what: str | Callable[[], str], timeout: float, ev: Evidence) -> T:
+    """Await `step` for at most `timeout` s; Hang on timeout, Aborted when the check is stopped. `what`
+    names the step in the Hang, or says it when the hang is found (a probe's steps: which one was on).
 
     With `ev.sched`, a step past its limit while QA's threads wait for a CPU is given more time, until
     it ends or one of the browser's threads has run for most of the limit (sched.py): a loaded machine
@@ -233,7 +234,7 @@ async def guarded(step: Awaitable[T], what: str, timeout: float, ev: Evidence) -
     task.add_done_callback(lambda t: t.cancelled() or t.exception())  # never "exception never retrieved"
     if stop in done:
         raise Aborted(ev.abort_reason or "stopped")
-    raise Hang(what)
+    raise Hang(what() if callable(what) else what)
 
 
 async def _settled(task: asyncio.Future[T], stop: asyncio.Future[Any], timeout: float,
