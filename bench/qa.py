@@ -51,18 +51,10 @@ CONTROLS = ["ArrowLeft", "ArrowRight"]
 def cpu_seconds() -> float:
     """CPU time of this process and every process below it (driver, browser, renderers, reaped ones too).
     On a shared machine wall time swings with others' load; this is what a check itself costs."""
-    from crumb.qa.runner import _descendants
+    from crumb import procfs
 
-    tick = os.sysconf("SC_CLK_TCK")
     own = os.times()
-    total = own.user + own.system
-    for pid in _descendants(os.getpid()):
-        try:
-            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        total += sum(int(fields[i]) for i in (11, 12, 13, 14)) / tick  # utime stime cutime cstime
-    return total
+    return own.user + own.system + sum(procfs.cpu_s(pid) or 0.0 for pid in procfs.descendants(os.getpid()))
 
 
 def timed(fn) -> float:

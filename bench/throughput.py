@@ -41,9 +41,9 @@ def rss_mb(pid: int) -> float:
 
 
 def tree(pid: int) -> list[int]:
-    from crumb.qa.runner import _descendants
+    from crumb import procfs
 
-    return [pid, *_descendants(pid)]
+    return [pid, *procfs.descendants(pid)]
 
 
 class Peak(threading.Thread):

@@ -47,6 +47,17 @@ def schedstat(pid: int, tid: int) -> tuple[float, float] | None:
         return None
 
 
+def cpu_s(pid: int) -> float | None:
+    """CPU seconds the process and its reaped children used, user and system (None once it is gone)."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as fh:
+            text = fh.read()
+        fields = text[text.rindex(b")") + 2:].split()
+        return sum(int(fields[i]) for i in (11, 12, 13, 14)) / os.sysconf("SC_CLK_TCK")  # utime stime cutime cstime
+    except (OSError, ValueError, IndexError):
+        return None
+
+
 def alive(pid: int) -> bool:
     """The process exists and is not a zombie."""
     found = stat(pid)

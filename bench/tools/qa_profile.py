@@ -45,18 +45,13 @@ def kind(pid: int) -> str:
 
 
 def snapshot() -> dict[int, tuple[str, float]]:
-    from crumb.qa.runner import _descendants
+    from crumb import procfs
 
-    tick = os.sysconf("SC_CLK_TCK")
-    out = {}
     own = os.times()
-    out[os.getpid()] = ("python", own.user + own.system)
-    for pid in _descendants(os.getpid()):
-        try:
-            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        out[pid] = (kind(pid), sum(int(fields[i]) for i in (11, 12, 13, 14)) / tick)
+    out = {os.getpid(): ("python", own.user + own.system)}
+    for pid in procfs.descendants(os.getpid()):
+        if (cpu := procfs.cpu_s(pid)) is not None:  # gone meanwhile: it counts in neither snapshot
+            out[pid] = (kind(pid), cpu)
     return out
 
 

@@ -45,7 +45,7 @@ def test_a_zombie_is_not_alive_and_a_reaped_process_is_gone() -> None:
     assert not procfs.alive(child.pid)
     assert child.pid in procfs.children()[os.getpid()], "a zombie is still its parent's child until reaped"
     child.wait()
-    assert procfs.stat(child.pid) is None and procfs.cmdline(child.pid) == b"" and procfs.threads(child.pid) == []
+    assert procfs.stat(child.pid) is None and procfs.cpu_s(child.pid) is None and procfs.cmdline(child.pid) == b"" and procfs.threads(child.pid) == []
 
 
 def test_a_busy_thread_is_seen_running_and_counted() -> None:
@@ -63,6 +63,7 @@ def test_a_busy_thread_is_seen_running_and_counted() -> None:
         wait_until(lambda: (c := procfs.schedstat(os.getpid(), tid)) is not None and c[0] > 0.05, 60,
                    "the busy thread to have run for 50 ms")
         assert procfs.alive(os.getpid())
+        assert (procfs.cpu_s(os.getpid()) or 0.0) >= 0.03, "the busy thread's CPU is the process's"
     finally:
         stop.set()
         busy.join()
