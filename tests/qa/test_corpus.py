@@ -15,6 +15,7 @@ BROKEN = [
     ("throw_later", [], "page_error", "explode"),
     ("blank_canvas", [], "blank_canvas", "one colour"),
     ("frozen_canvas", [], "frozen_canvas", "never changed"),
+    ("frozen_caret", [], "frozen_canvas", "never changed"),  # a text field's blinking caret is not the game's
     ("ignores_input", [], "no_input_response", "ignores input"),
     ("loop_at_load", [], "hang", "never finished loading"),
     ("loop_after_start", [], "hang", "stopped responding"),
@@ -58,6 +59,14 @@ def test_broken_game_fails_with_its_reason(runner: QARunner, game: str, crit: li
     matching = [f for f in result.findings if f.code == code]
     assert matching, f"no {code} finding; got {[(f.code, f.message) for f in result.findings]}"
     assert any(word in f.message for f in matching), [f.message for f in matching]
+
+
+def test_a_page_scrolled_to_its_canvas_is_pictured_where_it_shows(runner: QARunner) -> None:
+    """Screenshots are taken where the canvas is on screen, not where it would be were the page not
+    scrolled (there: an empty block, and a false blank_canvas)."""
+    result = runner.check(GAMES / "scrolled", criteria=criteria(TIMER_10, SCORE_UP))
+    assert result.ok, result.model_dump_json(indent=1)
+    assert result.canvas_nonblank and result.canvas_animates
 
 
 def test_network_attempts_are_recorded_as_blocked(runner: QARunner) -> None:
