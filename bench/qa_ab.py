@@ -10,6 +10,8 @@ Changes:
   play-frames  the play step's autopilot holding a key a frame at a time and deciding again as soon as
           the game's key hint changes (page.py's PLAY_JS), against one decision per chunk (100 ms of game
           time for an 8 s play: a snake at 1.5x speed stepped twice on one decision, into walls)
+  cdp-shots  screenshots through CDP with optimizeForSpeed (page.py's GameTab._capture), against
+          Playwright's page.screenshot(caret="hide")
   quiet-twin  an experiment, not in QA: the twin tab (the main check's untouched run) with 2D painting
           turned off (page.py's NO_PAINT_JS on that tab alone, through CDP), against the twin as it is
           (painting). Not safe as it stands: a game that reads its canvas back would see other pixels
@@ -105,6 +107,19 @@ def baseline(change: str) -> Iterator[None]:
 
     if change == "quiet-twin":
         yield
+        return
+    if change == "cdp-shots":
+        kept_shot = page.GameTab.screenshot
+
+        async def screenshot(self, rect, timeout):  # type: ignore[no-untyped-def]
+            return await page.guarded(self.page.screenshot(clip=self._clip(rect), caret="hide", timeout=0),
+                                      "taking a screenshot", timeout, self.ev)
+
+        page.GameTab.screenshot = screenshot  # type: ignore[method-assign]
+        try:
+            yield
+        finally:
+            page.GameTab.screenshot = kept_shot  # type: ignore[method-assign]
         return
     if change == "chains":
         kept = play.chains

@@ -609,10 +609,10 @@ class GameTab:
 
         Playwright's page.screenshot makes the same CDP call at the same place (the viewport's clip moved
         by the page's scroll, read from the browser, not from the page, where a game's global `scrollY`
-        would replace it), with four more round trips around it, and PNG encoding tuned for size:
-        optimizeForSpeed halved a real game's screenshot (0.104 s to 0.046 s, same pixels). A page's
-        screenshots all come from here, so equal pictures are equal bytes. As there, web fonts are waited
-        for and carets hidden (left so)."""
+        would replace it), with four more round trips around it, and PNG encoding tuned for size; here
+        optimizeForSpeed (`bench/qa_ab.py --change cdp-shots`: 0.95-0.97 x the wall of a warm check, the
+        same verdicts). A page's screenshots all come from here, so equal pictures are equal bytes. As
+        there, web fonts are waited for and carets hidden (left so)."""
         cdp = await self.owner.cdp(self.page, timeout)
         await asyncio.gather(*(frame.evaluate(SHOT_READY_JS) for frame in self.page.frames), return_exceptions=True)
         view = (await cdp.send("Page.getLayoutMetrics"))["cssVisualViewport"]
