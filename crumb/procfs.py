@@ -25,14 +25,23 @@ class Stat(NamedTuple):
 
 def stat(pid: int, tid: int | None = None) -> Stat | None:
     """The process `pid` (or its thread `tid`), None once it is gone."""
-    path = f"/proc/{pid}/stat" if tid is None else f"/proc/{pid}/task/{tid}/stat"
+    fields = _stat_fields(f"/proc/{pid}/stat" if tid is None else f"/proc/{pid}/task/{tid}/stat")
+    if fields is None:
+        return None
+    try:
+        return Stat(pid if tid is None else tid, fields[0].decode("ascii", "replace"), int(fields[1]), int(fields[2]))
+    except (ValueError, IndexError):
+        return None
+
+
+def _stat_fields(path: str) -> list[bytes] | None:
+    """A stat file's fields after the command name (state, ppid, pgrp, ...), None once it is gone. The
+    name, in parentheses, may hold anything (spaces, parentheses): read past its last ")"."""
     try:
         with open(path, "rb") as fh:
             text = fh.read()
-        # the command name, in parentheses, may hold anything (spaces, parentheses): read past its last ")"
-        fields = text[text.rindex(b")") + 2:].split()
-        return Stat(pid if tid is None else tid, fields[0].decode("ascii", "replace"), int(fields[1]), int(fields[2]))
-    except (OSError, ValueError, IndexError):
+        return text[text.rindex(b")") + 2:].split()
+    except (OSError, ValueError):
         return None
 
 
@@ -49,12 +58,12 @@ def schedstat(pid: int, tid: int) -> tuple[float, float] | None:
 
 def cpu_s(pid: int) -> float | None:
     """CPU seconds the process and its reaped children used, user and system (None once it is gone)."""
+    fields = _stat_fields(f"/proc/{pid}/stat")
+    if fields is None:
+        return None
     try:
-        with open(f"/proc/{pid}/stat", "rb") as fh:
-            text = fh.read()
-        fields = text[text.rindex(b")") + 2:].split()
         return sum(int(fields[i]) for i in (11, 12, 13, 14)) / os.sysconf("SC_CLK_TCK")  # utime stime cutime cstime
-    except (OSError, ValueError, IndexError):
+    except (ValueError, IndexError):
         return None
 
 
