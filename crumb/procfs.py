@@ -10,7 +10,7 @@ from collections.abc import Iterator
 from typing import NamedTuple
 
 
-class Stat(NamedTuple):
+class ProcStat(NamedTuple):
     """A process's (or a thread's) line of /proc/<pid>/stat that CRUMB reads."""
 
     pid: int
@@ -23,13 +23,13 @@ class Stat(NamedTuple):
         return self.state not in ("Z", "X")
 
 
-def stat(pid: int, tid: int | None = None) -> Stat | None:
+def stat(pid: int, tid: int | None = None) -> ProcStat | None:
     """The process `pid` (or its thread `tid`), None once it is gone."""
     fields = _stat_fields(f"/proc/{pid}/stat" if tid is None else f"/proc/{pid}/task/{tid}/stat")
     if fields is None:
         return None
     try:
-        return Stat(pid if tid is None else tid, fields[0].decode("ascii", "replace"), int(fields[1]), int(fields[2]))
+        return ProcStat(pid if tid is None else tid, fields[0].decode("ascii", "replace"), int(fields[1]), int(fields[2]))
     except (ValueError, IndexError):
         return None
 
@@ -73,7 +73,7 @@ def alive(pid: int) -> bool:
     return found is not None and found.alive
 
 
-def processes() -> Iterator[Stat]:
+def processes() -> Iterator[ProcStat]:
     """Every process there is now (zombies too)."""
     try:
         names = os.listdir("/proc")
