@@ -2,6 +2,8 @@
 
 - refusing_port(): a TCP port bound but never listening, held for the test: connecting is refused,
   and no other process can take the port meanwhile.
+- spare_port(): a free port the kernel never hands out by itself, for a server that must come back on
+  the same port (the same origin) or a program that is told which port to listen on.
 - AnsweringServer: a real HTTP server that answers every request 401 (any answer means "a server is there").
 - SilentServer: a socket that listens (the kernel completes the handshake) and never answers.
 """
@@ -9,6 +11,7 @@
 from __future__ import annotations
 
 import os
+import random
 import socket
 import threading
 from collections.abc import Iterator
@@ -41,6 +44,25 @@ def refusing_port() -> Iterator[int]:
         yield sock.getsockname()[1]
     finally:
         sock.close()
+
+
+def spare_port() -> int:
+    """A port below the kernel's ephemeral range, free now. A port from bind(0) is in that range: once
+    closed, any process's next outgoing connection may take it as its own end (a fixed-port test failed
+    with EADDRINUSE on a busy CI machine that way). Below the range only a process that names the port
+    can take it; the random start keeps two test workers apart. (From 20000: Ray gives its workers
+    10002-19999.)"""
+    low = int(Path("/proc/sys/net/ipv4/ip_local_port_range").read_text().split()[0])
+    ports = list(range(20000, low))
+    random.shuffle(ports)
+    for port in ports:
+        with socket.socket() as sock:
+            try:
+                sock.bind(("127.0.0.1", port))
+            except OSError:
+                continue
+            return port
+    raise RuntimeError(f"no free port between 20000 and {low}")
 
 
 class _Deny(BaseHTTPRequestHandler):

@@ -11,19 +11,14 @@ import pytest
 
 pytest.importorskip("ray", reason="Ray is not installed: `make setup` installs the ray extra (pip install -e '.[ray]')")
 from crumb.batch import ray_executor as rx
-
-
-def _dead_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])  # closed again: nothing listens there
+from tests.loopback import refusing_port
 
 
 def test_an_address_nothing_answers_at_is_refused_at_once_saying_how_to_start_one(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(rx.ray, "is_initialized", lambda: False)
     started = time.monotonic()
-    with pytest.raises(rx.RayUnavailable, match="no Ray cluster answers at 127.0.0.1:.*ray start --head"):
-        rx.connect(f"127.0.0.1:{_dead_port()}")
+    with refusing_port() as port, pytest.raises(rx.RayUnavailable, match="no Ray cluster answers at 127.0.0.1:.*ray start --head"):
+        rx.connect(f"127.0.0.1:{port}")
     assert time.monotonic() - started < 10
 
 
@@ -33,8 +28,9 @@ def test_auto_ignores_the_address_a_cluster_that_is_gone_left_behind(tmp_path: P
     monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
     assert rx.running_cluster() is None  # no file: no cluster
     (tmp_path / "ray").mkdir()
-    (tmp_path / "ray" / "ray_current_cluster").write_text(f"127.0.0.1:{_dead_port()}")
-    assert rx.running_cluster() is None  # `auto` then starts a local cluster instead of hanging
+    with refusing_port() as port:
+        (tmp_path / "ray" / "ray_current_cluster").write_text(f"127.0.0.1:{port}")
+        assert rx.running_cluster() is None  # `auto` then starts a local cluster instead of hanging
     with socket.socket() as server:
         server.bind(("127.0.0.1", 0))
         server.listen()

@@ -14,7 +14,6 @@ import io
 import json
 import os
 import signal
-import socket
 import subprocess
 import sys
 import tarfile
@@ -34,6 +33,7 @@ from crumb.batch.plan import BatchPlan, Cell, parse_setup
 from crumb.batch.runs import CellOutcome
 from crumb.reducer.replay import replay_file
 from crumb.store import paths
+from tests.loopback import refusing_port, spare_port
 from tests.wait import wait_until
 
 ray = pytest.importorskip("ray", reason="Ray is not installed: `make setup` installs the ray extra (pip install -e '.[ray]')")
@@ -218,9 +218,7 @@ def started_cluster(cluster: None) -> Iterator[str]:
     """A cluster as a person starts one for `--ray ADDRESS`: `ray start --head` in a process of its own
     (this process's in-process cluster shut down first), stopped by its pid afterwards."""
     ray.shutdown()
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
+    port = spare_port()
     cli = Path(sys.executable).with_name("ray")
     proc = subprocess.Popen([str(cli), "start", "--head", "--block", f"--port={port}", "--num-cpus=2",
                              "--resources", json.dumps({rx.BROWSER: 2}), "--node-ip-address=127.0.0.1",
@@ -274,10 +272,9 @@ def test_a_cluster_started_with_ray_start_takes_cells_by_address(
         assert line.host  # which machine ran it
         same_as_local(paths.session_dir(tmp_path / "cli", line.session), local_runs[cell], line.outcome)
         assert (folder / "sessions" / cell.id / "transcript.jsonl").is_file()
-    with socket.socket() as s:  # a port nothing listens on: the batch is refused at once, in one line
-        s.bind(("127.0.0.1", 0))
-        nowhere = f"127.0.0.1:{s.getsockname()[1]}"
     again = create(tmp_path / "cli", plan.model_copy(update={"name": "nowhere"}))
-    proc = subprocess.run([sys.executable, "-m", "crumb", "--root", str(tmp_path / "cli"), "batch", "resume",
-                           str(again), "--ray", nowhere], cwd=REPO, capture_output=True, text=True, timeout=300)
+    with refusing_port() as port:  # a port nothing listens on: the batch is refused at once, in one line
+        nowhere = f"127.0.0.1:{port}"
+        proc = subprocess.run([sys.executable, "-m", "crumb", "--root", str(tmp_path / "cli"), "batch", "resume",
+                               str(again), "--ray", nowhere], cwd=REPO, capture_output=True, text=True, timeout=300)
     assert proc.returncode == 1 and proc.stderr.count("\n") == 1 and nowhere in proc.stderr, proc.stderr

@@ -12,6 +12,7 @@ from crumb.actors.base import ActorError, Binding
 from crumb.actors.harness import get_adapter
 from crumb.actors.harness.filesformat import FileFormatError, parse_files, write_files
 from crumb.protocol.game import JudgeScore, Spec
+from tests.loopback import refusing_port
 
 from .conftest import make_request
 
@@ -126,15 +127,10 @@ def test_server_failures_are_clear(openai_server, tmp_path, progress, control, w
 
 
 def test_connection_refused_names_the_fix(tmp_path, progress):
-    import socket
-
-    s = socket.socket()
-    s.bind(("127.0.0.1", 0))
-    port = s.getsockname()[1]
-    s.close()
-    b = Binding(harness="openai", provider="ollama", model="m", options={"base_url": f"http://127.0.0.1:{port}/v1"})
-    with pytest.raises(ActorError, match="connection refused.*ollama serve"):
-        run("planner", tmp_path, progress, None, bind=b)
+    with refusing_port() as port:
+        b = Binding(harness="openai", provider="ollama", model="m", options={"base_url": f"http://127.0.0.1:{port}/v1"})
+        with pytest.raises(ActorError, match="connection refused.*ollama serve"):
+            run("planner", tmp_path, progress, None, bind=b)
 
 
 @pytest.mark.parametrize("mode", ["hang", "stall"])

@@ -5,7 +5,6 @@ an earlier game, the same clock; and the in-page autopilot must report what the 
 from __future__ import annotations
 
 import functools
-import socket
 import subprocess
 import sys
 import time
@@ -20,6 +19,7 @@ from crumb.qa import QARunner, page
 from crumb.qa import runner as runner_module
 from crumb.qa.server import GameServer
 from crumb.settings import QASettings
+from tests.loopback import spare_port
 from tests.qa.conftest import FAST, GAMES, SCORE_UP, chromium_or_skip, criteria
 from tests.wait import wait_until
 
@@ -38,16 +38,10 @@ def one_lane() -> Iterator[QARunner]:
     qa.close()
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 def test_a_game_finds_nothing_an_earlier_game_stored(one_lane: QARunner, monkeypatch: pytest.MonkeyPatch) -> None:
     """Same tabs, and the same port (so the same origin): the game throws at load if it finds a cookie,
     localStorage or sessionStorage from the run before."""
-    monkeypatch.setattr(runner_module, "GameServer", functools.partial(GameServer, port=free_port()))
+    monkeypatch.setattr(runner_module, "GameServer", functools.partial(GameServer, port=spare_port()))
     for run in ("first", "second"):
         result = one_lane.check(GAMES / "stores", criteria=criteria(BORN), controls=["ArrowLeft"])
         assert result.ok, f"{run} run: " + result.model_dump_json(indent=1)
@@ -99,7 +93,7 @@ def test_under_load_no_game_finds_what_an_earlier_game_stored(
     and Cache Storage. Every game must load into an empty origin. (Before the wipe cleared each tab's
     sessionStorage, every check after the first failed here: Chromium's per-origin clear skips it.)"""
     counts = count_recycles(monkeypatch)
-    monkeypatch.setattr(runner_module, "GameServer", functools.partial(GameServer, port=free_port()))
+    monkeypatch.setattr(runner_module, "GameServer", functools.partial(GameServer, port=spare_port()))
     for run in range(12):
         game = ("stores", "stores_late")[run % 2]
         result = one_lane_patient.check(GAMES / game, criteria=criteria(BORN), controls=["ArrowLeft"])
@@ -126,7 +120,7 @@ def test_a_context_whose_wipe_left_something_is_not_reused(one_lane: QARunner, m
         return ClearsNothing(await real_cdp(self, pg, timeout))
 
     monkeypatch.setattr(page.GameContext, "cdp", cdp)
-    monkeypatch.setattr(runner_module, "GameServer", functools.partial(GameServer, port=free_port()))
+    monkeypatch.setattr(runner_module, "GameServer", functools.partial(GameServer, port=spare_port()))
     for run in ("first", "second"):
         result = one_lane.check(GAMES / "stores_late", controls=["ArrowLeft"])
         assert result.ok, f"{run} run: " + result.model_dump_json(indent=1)
