@@ -74,6 +74,14 @@ def user_config_path(env: Mapping[str, str] | None = None) -> Path:
     return (Path(base) if os.path.isabs(base) else Path.home() / ".config") / "crumb" / "config.toml"
 
 
+def user_cache_dir(env: Mapping[str, str] | None = None) -> Path:
+    """$XDG_CACHE_HOME/crumb (an absolute XDG_CACHE_HOME only), else ~/.cache/crumb: what CRUMB can
+    rebuild at any time, kept only to start faster."""
+    env = os.environ if env is None else env
+    base = env.get("XDG_CACHE_HOME", "")
+    return (Path(base) if os.path.isabs(base) else Path.home() / ".cache") / "crumb"
+
+
 def load_user_config() -> dict[str, Any]:
     """The user's config, or {} when there is none."""
     path = user_config_path()

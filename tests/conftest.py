@@ -13,6 +13,9 @@ import pytest
 # A person's own ~/.config/crumb/config.toml (a preset, roles, budgets) must not steer the tests, nor
 # anything they start: every test and subprocess sees an empty user config folder unless it sets one.
 os.environ["XDG_CONFIG_HOME"] = tempfile.mkdtemp(prefix="crumb-tests-xdg-")
+# Node's compiled code for QA's Playwright driver (crumb.qa.runner) goes to the test run's own folder,
+# not the person's ~/.cache/crumb.
+os.environ["NODE_COMPILE_CACHE"] = tempfile.mkdtemp(prefix="crumb-tests-node-")
 
 
 @pytest.fixture(scope="module")

@@ -107,5 +107,5 @@ def main(ctx: click.Context, root: Path) -> None:
 
     ctx.obj = {"root": root.resolve()}
     configure(ctx.obj["root"])  # the root's crumb.toml may add genre folders ([genres] paths)
-    if ctx.invoked_subcommand in ("watch", "run"):
+    if ctx.invoked_subcommand == "watch":  # `run` does it once its browser is starting (crumb/cli/watch.py)
         registry()  # found now, so a broken genre folder's warning comes at start, not at the first pitch

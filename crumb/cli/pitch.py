@@ -15,14 +15,12 @@ from pathlib import Path
 from typing import Any
 
 import click
-from ulid import ULID
 
 from crumb.actors.harness import local_only
 from crumb.cli.common import drop, echo_json, rel, root_of, session_arg
 from crumb.cli.complete import complete_fault, complete_preset, complete_role_binding, complete_session
 from crumb.cli.sessions import follow
 from crumb.cli.verdict import describe, exit_code, outcome, settled
-from crumb.daemon import pitch_file, rejected
 from crumb.daemon.lock import daemon_status
 from crumb.protocol.names import FAULTS, ROLES
 from crumb.reducer.state import SessionState
@@ -51,6 +49,8 @@ def parse_role_flags(values: tuple[str, ...]) -> dict[str, str]:
 
 def check_bindings(bindings: dict[str, str]) -> None:
     """pitch_file.check_bindings, said as a usage error of --role."""
+    from crumb.daemon import pitch_file
+
     try:
         pitch_file.check_bindings(bindings)
     except ValueError as err:
@@ -83,6 +83,8 @@ def pitch_options(fn: Any) -> Any:
 
 def check_preset(root: Path, preset: str | None) -> None:
     """pitch_file.check_preset, said as a usage error of --preset."""
+    from crumb.daemon import pitch_file
+
     try:
         pitch_file.check_preset(root, preset)
     except ValueError as err:
@@ -115,6 +117,10 @@ def drop_pitch(root: Path, text: str, *, preset: str | None, seed: int | None, f
     """Check every choice, then drop the pitch file: (the new session id, the file written). `session`:
     the id to start, chosen by the caller (a batch records it before pitching, so a retried cell resumes the same session);
     default a new ULID."""
+    from ulid import ULID
+
+    from crumb.daemon import pitch_file
+
     if not text.strip():
         raise click.BadParameter("the pitch is empty: describe the game in one line, e.g. '60-second snake'")
     bindings = parse_role_flags(roles)
@@ -133,11 +139,15 @@ def drop_pitch(root: Path, text: str, *, preset: str | None, seed: int | None, f
 def settled_or_refused(root: Path, session: str) -> Callable[[SessionState], bool]:
     """follow()'s stop: the session settled, or the daemon refused the pitch that would have started it
     (it then never gets a transcript, and waiting could only time out)."""
+    from crumb.daemon import rejected
+
     return lambda state: settled(state) or (not state.events and rejected.find(root, session) is not None)
 
 
 def check_refused(root: Path, session: str, state: SessionState) -> None:
     """One `Error:` line with the daemon's reason when it refused this session's pitch."""
+    from crumb.daemon import rejected
+
     refusal = None if state.events else rejected.find(root, session)
     if refusal is not None:
         raise click.ClickException(safe(f"the daemon refused the pitch of {session}: {refusal.reason or 'no reason yet'} "

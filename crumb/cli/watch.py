@@ -94,6 +94,9 @@ def run(ctx: click.Context, text: str, preset: str | None, seed: int | None, fau
 
         qa = QARunner()  # its browser starts now, while the pitch is checked, planned and built, not when QA is due
     try:
+        from crumb.genres import registry
+
+        registry()  # a broken genre folder is named now (not at the first pitch), while the browser starts
         session, _ = drop_pitch(root, text, preset=preset, seed=seed, fault=fault, roles=roles,
                                 allow_fallback=allow_fallback)
         if qa is not None:

@@ -22,6 +22,7 @@ from playwright.async_api import Browser, Playwright, async_playwright
 from playwright.async_api import Error as PlaywrightError
 
 from crumb import procfs
+from crumb.config import user_cache_dir
 from crumb.protocol.game import Criterion, FileEntry, Filmstrip, Finding, Manifest, ProbeResult, QAResult, Severity
 from crumb.qa.browser import BrowserNotFound, find_chromium, launch_args
 from crumb.qa.fence import Fence, open_fence
@@ -48,6 +49,14 @@ def _kill(pids: Sequence[int]) -> None:
             os.kill(pid, signal.SIGKILL)
         except (ProcessLookupError, PermissionError):
             pass
+
+
+def _cache_node_code() -> None:
+    """Let Node keep the JavaScript it compiles for Playwright's driver (NODE_COMPILE_CACHE, read when
+    node starts; unless the person set one): the driver then starts in ~0.22 s instead of ~0.30 s, with
+    0.1 s less CPU, on every cold `crumb run` and daemon start. Playwright gives its driver a copy of
+    this process's environment, so it is set here, for every Node program CRUMB starts after this one."""
+    os.environ.setdefault("NODE_COMPILE_CACHE", str(user_cache_dir() / "node"))
 
 
 class _Engine:
@@ -113,6 +122,7 @@ class _Engine:
     async def _launch(self) -> None:
         exe = self.chromium or find_chromium()
         before = set(procfs.children().get(os.getpid(), []))
+        _cache_node_code()
         self.pw = await async_playwright().start()
         # Playwright does not expose its driver's pid; the new "run-driver" child is it (for the final sweep)
         fresh = [p for p in procfs.children().get(os.getpid(), [])

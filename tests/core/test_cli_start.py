@@ -99,6 +99,17 @@ def test_session_commands_start_without_the_heavy_parts(tmp_path: Path, args: li
     assert loaded(modules, banned) == []
 
 
+def test_run_loads_nothing_heavy_before_it_starts_the_browser(tmp_path: Path) -> None:
+    """`crumb run` starts QA's browser first, so that it boots while the rest loads and the pitch is
+    planned and built: the command itself (`run --help` loads it and stops) imports neither the browser
+    nor the pitch's models, which would otherwise load before the browser could start."""
+    exit_code, modules = start(tmp_path, "run", "--help")
+    assert exit_code == 0 and "crumb.cli.watch" in modules
+    light = tuple(m for m in HEAVY if m != "crumb.actors")  # crumb.actors.harness.local_only is a file check
+    assert loaded(modules, (*light, "crumb.actors.embedded", "pydantic", "ulid", "crumb.genres.model",
+                            "crumb.protocol.events", "crumb.daemon.pitch_file", "crumb.daemon.rejected")) == []
+
+
 def test_verify_starts_without_the_reducer_or_any_model(tmp_path: Path) -> None:
     """`crumb verify` reads bytes and hashes them: no reducer, no pydantic, no ulid (and none of the heavy parts)."""
     root = tmp_path / "root"

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from crumb.actors.harness.bindings import resolve_bindings
-from crumb.config import ConfigError, load_settings, user_config_path
+from crumb.config import ConfigError, load_settings, user_cache_dir, user_config_path
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -48,6 +48,14 @@ def test_a_bad_user_config_names_its_file_and_a_relative_xdg_home_is_ignored(tmp
     monkeypatch.setenv("XDG_CONFIG_HOME", "relative/dir")
     monkeypatch.setenv("HOME", str(tmp_path / "home"))
     assert user_config_path() == tmp_path / "home" / ".config" / "crumb" / "config.toml"
+
+
+def test_the_cache_folder_is_under_an_absolute_xdg_cache_home_else_home(tmp_path: Path,
+                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    assert user_cache_dir({"XDG_CACHE_HOME": str(tmp_path / "c")}) == tmp_path / "c" / "crumb"
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    assert user_cache_dir({"XDG_CACHE_HOME": "relative/dir"}) == tmp_path / "home" / ".cache" / "crumb"
+    assert user_cache_dir({}) == tmp_path / "home" / ".cache" / "crumb"
 
 
 def test_config_show_says_the_preset_came_from_the_users_config(tmp_path: Path, user: Path) -> None:

@@ -32,6 +32,32 @@ def test_close_leaves_no_browser_process() -> None:
     assert not Path(f"/proc/{driver}").exists() or b"zombie" in Path(f"/proc/{driver}/status").read_bytes()
 
 
+def driver_env(qa: QARunner) -> dict[str, str]:
+    driver = qa._engine.driver_pid
+    assert driver is not None
+    pairs = Path(f"/proc/{driver}/environ").read_bytes().split(b"\0")
+    return dict(p.decode().split("=", 1) for p in pairs if b"=" in p)
+
+
+def test_playwrights_driver_keeps_its_compiled_code_in_crumbs_cache_unless_told_otherwise(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Node compiles Playwright's driver anew at every start unless NODE_COMPILE_CACHE names a folder:
+    QA names $XDG_CACHE_HOME/crumb/node, where the code is there for the next start; a folder the person
+    chose is kept."""
+    chromium_or_skip()
+    monkeypatch.delenv("NODE_COMPILE_CACHE")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    cache = tmp_path / "cache" / "crumb" / "node"
+    with QARunner(FAST) as qa:
+        assert qa.warm()
+        assert driver_env(qa)["NODE_COMPILE_CACHE"] == str(cache)
+    wait_until(lambda: any(f.is_file() for f in cache.rglob("*")), 10, f"node to write its compiled code under {cache}")
+    monkeypatch.setenv("NODE_COMPILE_CACHE", str(tmp_path / "mine"))
+    with QARunner(FAST) as qa:
+        assert qa.warm()
+        assert driver_env(qa)["NODE_COMPILE_CACHE"] == str(tmp_path / "mine")
+
+
 def test_browser_killed_mid_check_still_gives_a_result_and_the_next_check_works() -> None:
     chromium_or_skip()
     qa = QARunner(QASettings(load_timeout_s=20, probe_timeout_s=20, timeout_s=60))
