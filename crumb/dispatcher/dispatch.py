@@ -90,6 +90,7 @@ class Dispatcher:
         self._cancels: dict[str, threading.Event] = {}
         self._running: set[str] = set()
         self._lock = threading.Lock()
+        self._ended = threading.Condition(self._lock)  # notified whenever an effect leaves _running
         self._writers: dict[str, TranscriptWriter] = {}
 
     # ------------------------------------------------------------ plumbing
@@ -128,7 +129,13 @@ class Dispatcher:
                 return None
             self._running.add(effect.id)
             self._cancels[effect.id] = threading.Event()
-        return self._pool.submit(self._guarded, session, effect, settings)
+        try:
+            future = self._pool.submit(self._guarded, session, effect, settings)
+        except RuntimeError:  # shut down: the effect stays pending in its transcript for the next start
+            self._finished(effect.id)
+            return None
+        future.add_done_callback(lambda f: self._finished(effect.id) if f.cancelled() else None)
+        return future
 
     def cancel(self, effect_id: str) -> None:
         with self._lock:
@@ -150,11 +157,10 @@ class Dispatcher:
 
         Whatever is still in flight stays pending in its transcript and is dispatched again on restart."""
         self.cancel_all()
-        self._pool.shutdown(wait=False, cancel_futures=True)
-        deadline = time.monotonic() + timeout
-        while self.running() and time.monotonic() < deadline:
-            time.sleep(0.05)
-        left = self.running()
+        self._pool.shutdown(wait=False, cancel_futures=True)  # a queued effect never starts: see _finished
+        with self._ended:
+            self._ended.wait_for(lambda: not self._running, timeout)
+            left = len(self._running)
         if self._qa is not None and not left:
             try:
                 self._qa.close()
@@ -168,9 +174,15 @@ class Dispatcher:
         except Exception:
             log.error("effect %s of %s failed:\n%s", effect.id, session, traceback.format_exc())
         finally:
-            with self._lock:
-                self._running.discard(effect.id)
-                self._cancels.pop(effect.id, None)
+            self._finished(effect.id)
+
+    def _finished(self, effect_id: str) -> None:
+        """An effect is no longer running: it ended, or it never started (shutdown cancelled its turn in
+        the pool), which leaves it pending in its transcript like one cut short."""
+        with self._ended:
+            self._running.discard(effect_id)
+            self._cancels.pop(effect_id, None)
+            self._ended.notify_all()
 
     # ------------------------------------------------------------ effects
 
