@@ -100,7 +100,12 @@ def test_a_check_that_times_out_does_not_pull_the_browser_from_under_another() -
         worker.join(120)
         hung = holder["r"]
         codes = [f.code for f in hung.findings]
-        assert hung.error is None and "hang" in codes and "crash" not in codes, hung.model_dump_json(indent=1)
+        assert "crash" not in codes and hung.error != "the browser died during QA", hung.model_dump_json(indent=1)
+        # the game is blamed for its hang. The two stuck games spin both cores: when that (and the machine's
+        # other work) left QA's own loop standing still, QA checks again before blaming the game, and the
+        # second run may then use up the budget instead (a CI run saw that: 'QA timed out', rechecked)
+        starved = hung.rechecked is not None and "stood still" in hung.rechecked
+        assert (hung.error is None and "hang" in codes) or starved, hung.model_dump_json(indent=1)
         wait_until(lambda: not [p for p in old if Path(f"/proc/{p}").exists()], 30,
                    f"the browser asked to restart ({old}) to exit once no check ran on it")
         assert qa.check(GAMES / "mini").ok
