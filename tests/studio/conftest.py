@@ -52,7 +52,9 @@ def scripted(root: Path) -> Scripted:
 
 @pytest.fixture
 def client(studio: Studio) -> Iterator[httpx.Client]:
-    with httpx.Client(base_url=studio.url.rstrip("/"), timeout=10) as c:
+    # a limit against a hang, not a measure of speed: a fresh-clone CI run saw /api/sessions answer after
+    # more than 10 s while both cores were busy with the other worker's browser tests
+    with httpx.Client(base_url=studio.url.rstrip("/"), timeout=60) as c:
         yield c
 
 
