@@ -34,7 +34,9 @@ class _Server(uvicorn.Server):
 def bind(host: str, port: int, flag: str = "--port") -> socket.socket:
     """A listening socket; port 0 picks a free one. Raises OSError naming the address when taken."""
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
-    sock = socket.socket(family, socket.SOCK_STREAM)
+    # proto named, not 0: asyncio turns Nagle off only on TCP sockets that say so, and with it on a
+    # response's body waits for the client's delayed ACK of its headers (~40 ms on every kept-alive request)
+    sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     try:
         sock.bind((host.strip("[]"), port))

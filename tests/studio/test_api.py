@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import http.client
 import os
 import signal
+import socket
 from pathlib import Path
 
 import httpx
@@ -78,3 +80,23 @@ def test_a_pitch_into_an_inbox_that_cannot_be_written_is_one_line_naming_it(clie
     error = r.json()["error"]
     assert error.startswith(f"cannot write to {root / 'inbox'}") and "\n" not in error
     assert (root / "inbox").read_text() == "a file where the inbox folder should be"
+
+
+def test_every_port_answers_kept_alive_requests_with_nagle_off(studio: Studio) -> None:
+    """A response leaves as two writes, head then body. With Nagle's algorithm on, the body waits for the
+    client's delayed ACK of the head: ~40 ms on every request after the first on a kept-alive connection,
+    which is every fetch a Studio page makes. The connections each port accepts have it off."""
+    ports = (studio.port, studio.preview_port, studio.stream_port)
+    clients = [http.client.HTTPConnection("127.0.0.1", port, timeout=60) for port in ports]
+    try:
+        for conn, port in zip(clients, ports, strict=True):
+            for _ in range(2):  # the same connection twice: it is kept alive
+                conn.request("GET", "/no-such-page", headers={"Host": f"127.0.0.1:{port}"})
+                assert conn.getresponse().read()
+        for server in studio.servers:
+            accepted = [p.transport.get_extra_info("socket") for p in server.server_state.connections]
+            assert len(accepted) == 1, accepted
+            assert accepted[0].getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY), accepted[0]
+    finally:
+        for conn in clients:
+            conn.close()
