@@ -89,10 +89,13 @@ def run(ctx: click.Context, text: str, preset: str | None, seed: int | None, fau
         click.echo(f"crumb run: {missing}", err=True)
         ctx.exit(2)
     qa = None
-    if not running:
+    if not running:  # QA's browser starts now, while the pitch is checked, planned and built, not when QA is due;
+        from crumb.qa.boot import QAThread  # and Playwright's driver even before the rest of QA is imported
+
+        thread = QAThread(driver=True)
         from crumb.qa import QARunner
 
-        qa = QARunner()  # its browser starts now, while the pitch is checked, planned and built, not when QA is due
+        qa = QARunner(thread=thread)
     try:
         from crumb.genres import registry
 

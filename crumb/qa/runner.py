@@ -18,14 +18,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from playwright.async_api import Browser, Playwright, async_playwright
+from playwright.async_api import Browser, Playwright
 from playwright.async_api import Error as PlaywrightError
 
 from crumb import procfs
-from crumb.config import user_cache_dir
 from crumb.protocol.game import Criterion, FileEntry, Filmstrip, Finding, Manifest, ProbeResult, QAResult, Severity
+from crumb.qa.boot import QAThread, start_driver
 from crumb.qa.browser import BrowserNotFound, find_chromium, launch_args
-from crumb.qa.fence import Fence, open_fence
+from crumb.qa.fence import Fence
 from crumb.qa.film import save_film, write_entry
 from crumb.qa.limits import open_limits
 from crumb.qa.page import Aborted, Evidence, Hang
@@ -51,21 +51,16 @@ def _kill(pids: Sequence[int]) -> None:
             pass
 
 
-def _cache_node_code() -> None:
-    """Let Node keep the JavaScript it compiles for Playwright's driver (NODE_COMPILE_CACHE, read when
-    node starts; unless the person set one): the driver then starts in ~0.22 s instead of ~0.30 s, with
-    0.1 s less CPU, on every cold `crumb run` and daemon start. Playwright gives its driver a copy of
-    this process's environment, so it is set here, for every Node program CRUMB starts after this one."""
-    os.environ.setdefault("NODE_COMPILE_CACHE", str(user_cache_dir() / "node"))
-
 
 class _Engine:
     """The async side; every method runs on the runner's loop thread."""
 
-    def __init__(self, settings: QASettings, chromium: Path | None, fence: Fence | None = None) -> None:
+    def __init__(self, settings: QASettings, chromium: Path | None, fence: Fence | None = None,
+                 driver: concurrent.futures.Future[tuple[Playwright, int | None]] | None = None) -> None:
         self.settings = settings
         self.chromium = chromium
         self.fence = fence or Fence("none", "no fence given")
+        self._early_driver = driver  # started before this engine (boot.py): the first launch takes it over
         self.limits = open_limits(f"{id(self):x}")  # the browser's memory and process caps
         self.pw: Playwright | None = None
         self.browser: Browser | None = None
@@ -121,23 +116,18 @@ class _Engine:
 
     async def _launch(self) -> None:
         exe = self.chromium or find_chromium()
-        before = set(procfs.children().get(os.getpid(), []))
-        _cache_node_code()
-        self.pw = await async_playwright().start()
-        # Playwright does not expose its driver's pid; the new "run-driver" child is it (for the final sweep)
-        fresh = [p for p in procfs.children().get(os.getpid(), [])
-                 if p not in before and b"run-driver" in procfs.cmdline(p)]
-        self.driver_pid = fresh[0] if len(fresh) == 1 else None
-        self.dead = False
-        self.browser = await asyncio.wait_for(self.pw.chromium.launch(
+        early, self._early_driver = self._early_driver, None
+        pw, self.driver_pid = await asyncio.wrap_future(early) if early is not None else await start_driver()
+        self.pw, self.dead = pw, False
+        self.browser = browser = await asyncio.wait_for(pw.chromium.launch(
             executable_path=str(self.limits.wrap(exe)), headless=True, args=launch_args(self.fence.active), timeout=LAUNCH_TIMEOUT_S * 1000,
         ), LAUNCH_TIMEOUT_S + 5)
-        self.browser.on("disconnected", self._disconnected)
+        browser.on("disconnected", self._disconnected)
         if self.driver_pid:
             browsers = [p for p in procfs.children().get(self.driver_pid, [])
                         if b"chrom" in procfs.cmdline(p) and b"--type=" not in procfs.cmdline(p)]
             self._watch = asyncio.ensure_future(self._watch_browser(browsers[0] if browsers else -1))
-        self.pool = ContextPool(self.browser, self.settings, self._park.base)
+        self.pool = ContextPool(browser, self.settings, self._park.base)
         self.pool.refill()
 
     async def _watch_browser(self, pid: int) -> None:
@@ -398,13 +388,14 @@ def save_files(report: PlayReport, out_dir: Path | None, film: str = "film", she
 class QARunner:
     """Owns one warm Chromium; `check()` may be called from any thread, concurrently, and never raises."""
 
-    def __init__(self, settings: QASettings | None = None, *, chromium: Path | None = None) -> None:
+    def __init__(self, settings: QASettings | None = None, *, chromium: Path | None = None,
+                 thread: QAThread | None = None) -> None:
+        """`thread`: one started earlier (boot.py), perhaps with the driver already starting on it."""
         self.settings = settings or QASettings()
-        self.fence = open_fence()  # the QA thread, its driver, browser and game servers: in a namespace of their own
-        self._engine = _Engine(self.settings, chromium, self.fence)
-        self._loop = asyncio.new_event_loop()
-        self._thread = self.fence.thread(self._loop.run_forever, name="crumb-qa")
-        self._thread.start()
+        thread = thread or QAThread()
+        self.fence = thread.fence  # the QA thread, its driver, browser and game servers: in a namespace of their own
+        self._engine = _Engine(self.settings, chromium, self.fence, thread.driver)
+        self._loop, self._thread = thread.loop, thread.thread
         self._closed = False
         self._warm = asyncio.run_coroutine_threadsafe(self._warm_up(), self._loop)
         asyncio.run_coroutine_threadsafe(self._engine.start_monitor(), self._loop)

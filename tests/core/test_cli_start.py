@@ -118,3 +118,34 @@ def test_verify_starts_without_the_reducer_or_any_model(tmp_path: Path) -> None:
     assert exit_code == 1  # the simulated build's files were never written: verify names them missing
     assert "crumb.cli.verify" in modules and "crumb.store.chain" in modules
     assert loaded(modules, (*NOT_FOR_READING, "crumb.reducer", "crumb.cli.sessions")) == []
+
+
+
+AT_DRIVER = """
+import json, os, sys
+import crumb.qa.boot
+from crumb.cli import main
+out, args = sys.argv[1], sys.argv[2:]
+
+def start_driver():
+    with open(out, "w") as f:
+        json.dump(sorted(sys.modules), f)
+    os._exit(0)  # the moment the driver is asked for is all this wants to know: nothing is started
+
+crumb.qa.boot.start_driver = start_driver
+main(args, prog_name="crumb")
+"""
+
+
+@pytest.mark.browser
+def test_run_starts_playwrights_driver_before_it_loads_the_rest_of_qa(tmp_path: Path) -> None:
+    """The driver takes ~0.3 s to start and needs none of QA's Python: a cold `crumb run` asks for it
+    before it imports the runner, the protocol's models, Pillow or the embedded studio, so the two overlap."""
+    out = tmp_path / "modules.json"
+    run = subprocess.run([sys.executable, "-c", AT_DRIVER, str(out), "--root", str(tmp_path / "root"), "run",
+                          "a snake game"], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert out.exists(), run.stderr
+    modules = json.loads(out.read_text())
+    assert "crumb.cli.watch" in modules
+    assert loaded(modules, ("crumb.qa.runner", "crumb.qa.play", "crumb.protocol.game", "PIL", "pydantic",
+                            "crumb.actors.embedded", "crumb.daemon.daemon", "lingua")) == []

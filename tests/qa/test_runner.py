@@ -10,7 +10,9 @@ from pathlib import Path
 import msgspec
 import pytest
 
+from crumb import procfs
 from crumb.qa import BrowserNotFound, QARunner, find_chromium, run_qa
+from crumb.qa.boot import QAThread
 from crumb.settings import QASettings
 from tests.qa.conftest import FAST, GAMES, browser_pids, chromium_or_skip
 from tests.wait import wait_until
@@ -18,12 +20,23 @@ from tests.wait import wait_until
 pytestmark = pytest.mark.browser
 
 
-def test_close_leaves_no_browser_process() -> None:
+@pytest.mark.parametrize("early", [False, True], ids=["own-driver", "driver-started-early"])
+def test_close_leaves_no_browser_process(early: bool) -> None:
+    """Also with the driver started before the runner (as a cold `crumb run` does, boot.py): the runner
+    checks on that very driver, starts no second one, and leaves neither behind."""
     chromium_or_skip()
-    qa = QARunner(FAST)
+
+    def drivers() -> set[int]:
+        return {p for p in procfs.children().get(os.getpid(), []) if b"run-driver" in procfs.cmdline(p)}
+    others = drivers()  # other runners' in this process
+    thread = QAThread(driver=True) if early else None
+    qa = QARunner(FAST, thread=thread)
     assert qa.check(GAMES / "mini").ok
     driver = qa._engine.driver_pid
     assert driver is not None
+    assert drivers() - others == {driver}
+    if thread is not None:
+        assert thread.driver is not None and thread.driver.result()[1] == driver
     mine = browser_pids(driver)  # this runner's browser: other runners in this process are not ours to judge
     assert mine, "the warm browser should be running before close()"
     qa.close()
