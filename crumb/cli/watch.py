@@ -97,9 +97,10 @@ def run(ctx: click.Context, text: str, preset: str | None, seed: int | None, fau
 
         qa = QARunner(thread=thread)
     try:
-        from crumb.genres import registry
+        if qa is not None:  # a broken genre folder is named now (not at the first pitch), while the browser starts;
+            from crumb.genres import registry  # a running daemon named its own when it started, and plans with those
 
-        registry()  # a broken genre folder is named now (not at the first pitch), while the browser starts
+            registry()
         session, _ = drop_pitch(root, text, preset=preset, seed=seed, fault=fault, roles=roles,
                                 allow_fallback=allow_fallback)
         if qa is not None:

@@ -16,6 +16,7 @@ import click
 import pytest
 
 import crumb.cli
+from crumb.daemon.lock import DaemonLock
 from tests.core.test_cli_core import finished_session
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -149,3 +150,21 @@ def test_run_starts_playwrights_driver_before_it_loads_the_rest_of_qa(tmp_path: 
     assert "crumb.cli.watch" in modules
     assert loaded(modules, ("crumb.qa.runner", "crumb.qa.play", "crumb.protocol.game", "PIL", "pydantic",
                             "crumb.actors.embedded", "crumb.daemon.daemon", "lingua")) == []
+
+
+def test_run_handed_to_a_running_daemon_leaves_the_genres_to_it(tmp_path: Path) -> None:
+    """With a daemon watching, `crumb run` drops the pitch and follows it: the daemon plans with the
+    genres it loaded (and named any broken folder of) when it started, so the client does not load
+    them again before the pitch is dropped (~0.1 s of a warm run)."""
+    root = tmp_path / "root"
+    (root / "inbox").mkdir(parents=True)
+    lock = DaemonLock(root)  # a daemon, as far as `crumb run` can tell: nothing runs the pitch here
+    lock.acquire()
+    try:
+        exit_code, modules = start(tmp_path, "--root", str(root), "run", "a snake game", "--timeout", "0")
+    finally:
+        lock.release()
+    assert exit_code == 2  # dropped, then not done within the timeout: nobody ran it
+    assert [p.name for p in (root / "inbox").iterdir()] != []
+    assert "crumb.cli.watch" in modules and "crumb.daemon.pitch_file" in modules
+    assert loaded(modules, ("crumb.genres.model", "crumb.qa", "playwright")) == []
