@@ -28,6 +28,10 @@ from crumb.store.follow import Follower
 from crumb.store.reader import TranscriptError, read_events
 from crumb.terminal import safe
 
+#: how often follow() looks at a transcript (one stat while nothing is new), as the Studio's tail does:
+#: the wait for a session to settle ends within this of its last line (`crumb run`, `crumb wait`)
+FOLLOW_POLL_S = 0.02
+
 
 def is_done(state: SessionState) -> bool:
     return state.done is not None
@@ -48,7 +52,7 @@ def follow(root: Path, session: str, *, timeout: float | None, on_event: Any = N
             return state
         if deadline is not None and time.monotonic() >= deadline:
             return state
-        time.sleep(0.05)  # polling a file a person waits on; not test synchronisation
+        time.sleep(FOLLOW_POLL_S)  # polling a file a person waits on; not test synchronisation
 
 
 @click.command("ls")
