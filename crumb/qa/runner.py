@@ -115,10 +115,14 @@ class _Engine:
             return self.browser
 
     async def _launch(self) -> None:
-        exe = self.chromium or find_chromium()
         early, self._early_driver = self._early_driver, None
-        pw, self.driver_pid = await asyncio.wrap_future(early) if early is not None else await start_driver()
-        self.pw, self.dead = pw, False
+        if early is not None:  # started before this engine: owned from now on, so that _stop() ends it whatever fails next
+            started: tuple[Playwright, int | None] = await asyncio.wrap_future(early)
+            self.pw, self.driver_pid = started
+        exe = self.chromium or find_chromium()
+        if self.pw is None:
+            self.pw, self.driver_pid = await start_driver()
+        pw, self.dead = self.pw, False
         self.browser = browser = await asyncio.wait_for(pw.chromium.launch(
             executable_path=str(self.limits.wrap(exe)), headless=True, args=launch_args(self.fence.active), timeout=LAUNCH_TIMEOUT_S * 1000,
         ), LAUNCH_TIMEOUT_S + 5)

@@ -149,6 +149,23 @@ def test_find_chromium_explicit_and_env(monkeypatch: pytest.MonkeyPatch, tmp_pat
     assert "CRUMB_CHROMIUM" in str(err.value) and "\n" not in str(err.value)
 
 
+def test_a_driver_started_early_ends_with_the_runner_even_when_no_browser_is_found(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The check says BrowserNotFound (the one-line fix), and the driver that was started for it before
+    anyone knew is not left running once the runner closes."""
+    chromium_or_skip()
+    monkeypatch.setenv("CRUMB_CHROMIUM", str(tmp_path / "nothing"))
+    thread = QAThread(driver=True)
+    assert thread.driver is not None
+    driver = thread.driver.result(timeout=60)[1]
+    assert driver is not None and procfs.alive(driver)
+    qa = QARunner(FAST, thread=thread)
+    with pytest.raises(BrowserNotFound):
+        qa.check(GAMES / "mini")
+    qa.close()
+    wait_until(lambda: not procfs.alive(driver), 10, f"the early driver {driver} to end with its runner")
+
+
 def test_overall_timeout_still_gives_a_result() -> None:
     chromium_or_skip()
     result = run_qa(GAMES / "loop_at_load", settings=QASettings(timeout_s=1.5, load_timeout_s=30, probe_timeout_s=30))
