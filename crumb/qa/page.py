@@ -330,21 +330,24 @@ class GameContext:
             service_workers="block", accept_downloads=False, timezone_id="UTC", locale="en-US",
         ), "opening a browser context", OPEN_TIMEOUT_S, self.ev)
         ctx = self.context
-        await guarded(ctx.route("**/*", self._route), "fencing the network", OPEN_TIMEOUT_S, self.ev)
-        await guarded(ctx.route_web_socket(re.compile(r".*"), self._websocket), "fencing WebSockets", OPEN_TIMEOUT_S, self.ev)
-        await guarded(ctx.add_init_script(SEED_JS), "seeding Math.random", OPEN_TIMEOUT_S, self.ev)
-        if not self.lane.paint:
-            await guarded(ctx.add_init_script(NO_PAINT_JS), "turning painting off", OPEN_TIMEOUT_S, self.ev)
-        else:
-            await guarded(ctx.add_init_script(CANVAS_KIND_JS), "noting canvas kinds", OPEN_TIMEOUT_S, self.ev)
-        await self._install_clock()
+        # all at once (each is a round trip to the browser, and none needs another), but before any page
+        await asyncio.gather(
+            guarded(ctx.route("**/*", self._route), "fencing the network", OPEN_TIMEOUT_S, self.ev),
+            guarded(ctx.route_web_socket(re.compile(r".*"), self._websocket), "fencing WebSockets", OPEN_TIMEOUT_S, self.ev),
+            guarded(ctx.add_init_script(SEED_JS), "seeding Math.random", OPEN_TIMEOUT_S, self.ev),
+            guarded(ctx.add_init_script(CANVAS_KIND_JS), "noting canvas kinds", OPEN_TIMEOUT_S, self.ev) if self.lane.paint
+            else guarded(ctx.add_init_script(NO_PAINT_JS), "turning painting off", OPEN_TIMEOUT_S, self.ev),
+            self._install_clock())
         ctx.on("page", self._popup)
-        for _ in range(spare):
-            page = await guarded(ctx.new_page(), "opening a page", OPEN_TIMEOUT_S, self.ev)
-            self._watch(page)
-            if park_url:
-                await guarded(page.goto(park_url), "parking a page", OPEN_TIMEOUT_S, self.ev)
-            self.spare.append(page)
+        self.spare += await asyncio.gather(*(self._spare_page(park_url) for _ in range(spare)))
+
+    async def _spare_page(self, park_url: str | None) -> Page:
+        assert self.context is not None
+        page = await guarded(self.context.new_page(), "opening a page", OPEN_TIMEOUT_S, self.ev)
+        self._watch(page)
+        if park_url:
+            await guarded(page.goto(park_url), "parking a page", OPEN_TIMEOUT_S, self.ev)
+        return page
 
     def _watch(self, page: Page) -> None:
         def sick(_: Any) -> None:
