@@ -11,7 +11,6 @@ filmstrip (film.py) goes into out_dir/<film> ("round-K" in a session); QAResult.
 written, with sha256.
 """
 
-
 from __future__ import annotations
 
 import importlib

@@ -51,7 +51,6 @@ def _kill(pids: Sequence[int]) -> None:
             pass
 
 
-
 class _Engine:
     """The async side; every method runs on the runner's loop thread."""
 
