@@ -7,22 +7,17 @@ so `configure(root)`, which every CLI start calls, costs no model.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from crumb.genres.registry import configure, genres, get, ids, loaded, registry
+from crumb.lazy import exports
 
 if TYPE_CHECKING:
     from crumb.genres.model import ANY, LANGUAGES, PALETTE_KEYS, Genre, GenreControls, LoadedGenre, Words
 
 __all__ = ["ANY", "LANGUAGES", "PALETTE_KEYS", "GenreControls", "Genre", "LoadedGenre", "Words", "configure", "genres",
            "get", "ids", "loaded", "registry"]
-_MODEL_NAMES = frozenset({"ANY", "LANGUAGES", "PALETTE_KEYS", "GenreControls", "Genre", "LoadedGenre", "Words"})
 
-
-def __getattr__(name: str) -> Any:
-    """`from crumb.genres import Genre` (what a genre.py writes) imports crumb.genres.model then."""
-    if name in _MODEL_NAMES:
-        from crumb.genres import model
-
-        return getattr(model, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+# `from crumb.genres import Genre` (what a genre.py writes) imports crumb.genres.model then
+__getattr__ = exports(__name__, dict.fromkeys(
+    ["ANY", "LANGUAGES", "PALETTE_KEYS", "GenreControls", "Genre", "LoadedGenre", "Words"], "model"))

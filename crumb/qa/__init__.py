@@ -13,8 +13,9 @@ written, with sha256.
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from crumb.lazy import exports
 
 if TYPE_CHECKING:  # what each name is; at run time each is imported when first read (__getattr__)
     from crumb.qa.browser import BrowserNotFound, find_chromium
@@ -22,12 +23,7 @@ if TYPE_CHECKING:  # what each name is; at run time each is imported when first 
 
 #: exported name → its module. Finding the browser (browser.py) or starting QA's driver early (boot.py)
 #: must not load the runner: with the protocol's models, Pillow and the page code it takes ~0.2 s.
-_WHERE = {"BrowserNotFound": "browser", "find_chromium": "browser", "QARunner": "runner", "run_qa": "runner"}
+__getattr__ = exports(__name__, {"BrowserNotFound": "browser", "find_chromium": "browser", "QARunner": "runner",
+                                 "run_qa": "runner"})
 
 __all__ = ["BrowserNotFound", "QARunner", "find_chromium", "run_qa"]
-
-
-def __getattr__(attr: str) -> Any:
-    if attr in _WHERE:
-        return getattr(importlib.import_module(f"{__name__}.{_WHERE[attr]}"), attr)
-    raise AttributeError(f"module {__name__!r} has no attribute {attr!r}")

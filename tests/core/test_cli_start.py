@@ -121,7 +121,6 @@ def test_verify_starts_without_the_reducer_or_any_model(tmp_path: Path) -> None:
     assert loaded(modules, (*NOT_FOR_READING, "crumb.reducer", "crumb.cli.sessions")) == []
 
 
-
 AT_DRIVER = """
 import json, os, sys
 import crumb.qa.boot

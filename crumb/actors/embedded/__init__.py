@@ -6,15 +6,14 @@ Nothing here touches the network or a model; every role is deterministic.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
+
+from crumb.lazy import exports
+
+if TYPE_CHECKING:
+    from crumb.actors.embedded.adapter import LocalAdapter
 
 __all__ = ["LocalAdapter"]
 
-
-def __getattr__(name: str) -> Any:
-    # lazy, so importing a sibling (builder, games) does not pull in every role
-    if name == "LocalAdapter":
-        from crumb.actors.embedded.adapter import LocalAdapter
-
-        return LocalAdapter
-    raise AttributeError(name)
+# lazy, so importing a sibling (builder, games) does not pull in every role
+__getattr__ = exports(__name__, {"LocalAdapter": "adapter"})

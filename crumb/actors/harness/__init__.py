@@ -7,8 +7,9 @@ prepare_verifier_dir. Each harness module states its assumptions about its CLI a
 
 from __future__ import annotations
 
-import importlib
 from typing import TYPE_CHECKING, Any
+
+from crumb.lazy import exports
 
 if TYPE_CHECKING:  # what each name is; at run time each is imported when first read (__getattr__)
     from crumb.actors.harness.bindings import chains_as_data, chains_from_data, load_preset, resolve_bindings
@@ -19,12 +20,12 @@ if TYPE_CHECKING:  # what each name is; at run time each is imported when first 
 
 #: exported name → its module. Importing one submodule (local_only, sandbox) does not load the others:
 #: bindings alone pulls in pydantic and the protocol's models, ~0.1 s of `crumb pitch` and `crumb run`.
-_WHERE = {
+_exported = exports(__name__, {
     "chains_as_data": "bindings", "chains_from_data": "bindings", "load_preset": "bindings",
     "resolve_bindings": "bindings", "estimate_cost": "prices", "ProcessResult": "process",
     "run_process": "process", "get_adapter": "registry", "get_harness": "registry",
     "prepare_verifier_dir": "verifier_dir",
-}
+})
 
 __all__ = [
     "HARNESSES",
@@ -46,6 +47,4 @@ def __getattr__(attr: str) -> Any:
         from crumb.actors.harness.registry import names
 
         return names()
-    if attr in _WHERE:
-        return getattr(importlib.import_module(f"{__name__}.{_WHERE[attr]}"), attr)
-    raise AttributeError(f"module {__name__!r} has no attribute {attr!r}")
+    return _exported(attr)
