@@ -7,6 +7,7 @@ import os
 import signal
 import sys
 import threading
+from pathlib import Path
 from typing import Any
 
 import click
@@ -26,15 +27,14 @@ def _install_signals(daemon: Any) -> None:
         signal.signal(signal.SIGINT, stop)
 
 
-def _no_browser() -> str | None:
-    """Why QA could not run here (no Chromium: the one-line fix), None when it can."""
+def _browser() -> tuple[Path | None, str | None]:
+    """QA's Chromium, or why QA could not run here (no Chromium: the one-line fix)."""
     from crumb.qa.browser import BrowserNotFound, find_chromium
 
     try:
-        find_chromium()
+        return find_chromium(), None
     except BrowserNotFound as err:
-        return str(err)
-    return None
+        return None, str(err)
 
 
 @click.command()
@@ -52,7 +52,7 @@ def watch(ctx: click.Context, poll: bool, quiet: bool) -> None:
     except ConfigError as err:
         raise click.ClickException(str(err)) from None
     _install_signals(daemon)
-    missing = _no_browser()
+    _, missing = _browser()
     if missing:
         click.echo(f"crumb watch: warning: {missing}; until then every session stops at its first QA check", err=True)
     try:
@@ -84,7 +84,7 @@ def run(ctx: click.Context, text: str, preset: str | None, seed: int | None, fau
     root = root_of(ctx)
     logging.basicConfig(level=logging.WARNING, format="%(name)s %(levelname)s %(message)s")
     running = daemon_status(root)["running"]
-    missing = None if running else _no_browser()
+    chromium, missing = (None, None) if running else _browser()
     if missing:  # refused before a pitch is dropped: no fix rounds spent on a game nobody can check
         click.echo(f"crumb run: {missing}", err=True)
         ctx.exit(2)
@@ -95,7 +95,7 @@ def run(ctx: click.Context, text: str, preset: str | None, seed: int | None, fau
         thread = QAThread(driver=True)
         from crumb.qa import QARunner
 
-        qa = QARunner(thread=thread)
+        qa = QARunner(chromium=chromium, thread=thread)
     try:
         if qa is not None:  # a broken genre folder is named now (not at the first pitch), while the browser starts;
             from crumb.genres import registry  # a running daemon named its own when it started, and plans with those
