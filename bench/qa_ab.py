@@ -12,6 +12,9 @@ Changes:
           time for an 8 s play: a snake at 1.5x speed stepped twice on one decision, into walls)
   cdp-shots  screenshots through CDP with optimizeForSpeed (page.py's GameTab._capture), against
           Playwright's page.screenshot(caret="hide")
+  server-stop  each check's game server stopped through a wake-up socket (qa/server.py's _Server.serve),
+          against socketserver's serve_forever(poll_interval=0.05) and shutdown(), which waited for the
+          next poll on QA's event loop
   quiet-twin  an experiment, not in QA: the twin tab (the main check's untouched run) with 2D painting
           turned off (page.py's NO_PAINT_JS on that tab alone, through CDP), against the twin as it is
           (painting). Not safe as it stands: a game that reads its canvas back would see other pixels
@@ -107,6 +110,33 @@ def baseline(change: str) -> Iterator[None]:
 
     if change == "quiet-twin":
         yield
+        return
+    if change == "server-stop":
+        import threading
+
+        from crumb.qa.server import GameServer, _Server
+
+        kept_start, kept_stop = GameServer.start, GameServer.stop
+
+        def start(self):  # type: ignore[no-untyped-def]
+            self._server = _Server(self.root, self.port)
+            self._thread = threading.Thread(target=self._server.serve_forever, kwargs={"poll_interval": 0.05},
+                                            daemon=True)
+            self._thread.start()
+            return self
+
+        def stop(self):  # type: ignore[no-untyped-def]
+            if self._server is not None:
+                self._server.shutdown()
+                self._server.server_close()
+                self._server.close_connections()
+                self._server = None
+
+        GameServer.start, GameServer.stop = start, stop  # type: ignore[method-assign]
+        try:
+            yield
+        finally:
+            GameServer.start, GameServer.stop = kept_start, kept_stop  # type: ignore[method-assign]
         return
     if change == "cdp-shots":
         kept_shot = page.GameTab.screenshot

@@ -7,6 +7,7 @@ can reach another game's files. Paths that escape the folder (.., symlinks out) 
 from __future__ import annotations
 
 import mimetypes
+import selectors
 import socket
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -84,6 +85,28 @@ class _Server(ThreadingHTTPServer):
         self.misses: list[str] = []
         self._open: set[_Request] = set()
         self._open_lock = threading.Lock()
+        self._wake_r, self._wake_w = socket.socketpair()
+
+    def serve(self) -> None:
+        """Answer until stop_serving(). socketserver's serve_forever looks for a stop once every poll
+        interval, so stopping waited up to that long (at the end of every check, on QA's event loop) and
+        an idle server woke that often; this one waits on its port and a wake-up socket."""
+        with selectors.DefaultSelector() as sel:
+            sel.register(self, selectors.EVENT_READ)
+            sel.register(self._wake_r, selectors.EVENT_READ)
+            while True:
+                ready = [key.fileobj for key, _ in sel.select()]
+                if self._wake_r in ready:
+                    return
+                self.handle_request()  # the port is ready: this accepts at once
+
+    def stop_serving(self) -> None:
+        self._wake_w.send(b"\0")
+
+    def server_close(self) -> None:
+        super().server_close()
+        self._wake_r.close()
+        self._wake_w.close()
 
     def process_request(self, request: _Request, client_address: object) -> None:
         with self._open_lock:
@@ -143,14 +166,15 @@ class GameServer:
 
     def start(self) -> GameServer:
         self._server = _Server(self.root, self.port)
-        self._thread = threading.Thread(target=self._server.serve_forever, kwargs={"poll_interval": 0.05},
-                                        name="crumb-qa-http", daemon=True)
+        self._thread = threading.Thread(target=self._server.serve, name="crumb-qa-http", daemon=True)
         self._thread.start()
         return self
 
     def stop(self) -> None:
         if self._server is not None:
-            self._server.shutdown()
+            self._server.stop_serving()
+            if self._thread is not None:
+                self._thread.join()
             self._server.server_close()
             self._server.close_connections()
             self._server = None
