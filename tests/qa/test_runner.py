@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import os
 import signal
 import threading
@@ -20,11 +21,25 @@ from tests.wait import wait_until
 pytestmark = pytest.mark.browser
 
 
-@pytest.mark.parametrize("early", [False, True], ids=["own-driver", "driver-started-early"])
-def test_close_leaves_no_browser_process(early: bool) -> None:
-    """Also with the driver started before the runner (as a cold `crumb run` does, boot.py): the runner
-    checks on that very driver, starts no second one, and leaves neither behind."""
+
+def test_close_ends_the_tasks_still_waiting_on_qas_loop() -> None:
+    """The browser is killed at close, and Playwright's tasks waiting on it (a route being answered) would
+    wait for ever: close() cancels them, instead of leaving asyncio to print 'Task was destroyed but it
+    is pending!' at exit (seen after bench/qa_ab.py runs)."""
     chromium_or_skip()
+    qa = QARunner(FAST)
+    assert qa.check(GAMES / "mini").ok
+    waiting = asyncio.run_coroutine_threadsafe(asyncio.Event().wait(), qa._loop)
+    qa.close()
+    assert waiting.cancelled()
+
+@pytest.mark.parametrize("early", [False, True], ids=["own-driver", "driver-started-early"])
+def test_close_leaves_no_browser_process(early: bool, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Also with the driver started before the runner (as a cold `crumb run` does, boot.py): the runner
+    checks on that very driver, starts no second one, and leaves neither behind, nor the browser's
+    profile folder (the browser is killed at close, not asked to shut down)."""
+    chromium_or_skip()
+    monkeypatch.setenv("TMPDIR", str(tmp_path))  # where Playwright's driver makes the browser's folders
 
     def drivers() -> set[int]:
         return {p for p in procfs.children().get(os.getpid(), []) if b"run-driver" in procfs.cmdline(p)}
@@ -39,7 +54,9 @@ def test_close_leaves_no_browser_process(early: bool) -> None:
         assert thread.driver is not None and thread.driver.result()[1] == driver
     mine = browser_pids(driver)  # this runner's browser: other runners in this process are not ours to judge
     assert mine, "the warm browser should be running before close()"
+    assert list(tmp_path.glob("playwright_chromiumdev_profile-*")), "the browser's profile folder is not where expected"
     qa.close()
+    assert [p.name for p in tmp_path.iterdir()] == []
     wait_until(lambda: not [p for p in mine if Path(f"/proc/{p}").exists()], 10,
                f"chromium processes {mine} to exit after close()")
     assert not Path(f"/proc/{driver}").exists() or b"zombie" in Path(f"/proc/{driver}/status").read_bytes()
