@@ -22,7 +22,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 #: docs/design.md's layers, lowest first: a module may import modules of its own layer or lower ones
 LAYERS: tuple[tuple[str, ...], ...] = (
-    ("crumb", "crumb.protocol", "crumb.settings", "crumb.terminal", "crumb.procfs"),  # "crumb" is the package's __init__ alone
+    ("crumb", "crumb.protocol", "crumb.settings", "crumb.terminal", "crumb.procfs", "crumb.lazy"),  # "crumb" is the package's __init__ alone
     ("crumb.store", "crumb.config", "crumb.prompts", "crumb.genres"),
     ("crumb.reducer",),
     ("crumb.export",),  # reads the store, replays with the reducer; never runs an actor or QA
