@@ -3,6 +3,9 @@ real-looking pitches), every built-in genre named or described in each new langu
 
 from __future__ import annotations
 
+import subprocess
+import sys
+
 import pytest
 
 from crumb.actors.embedded.catalogue import entry, genre_ids
@@ -54,6 +57,23 @@ def test_on_a_few_words_the_genre_words_of_one_language_outvote_the_detector(pit
     """lingua calls the first Hungarian (0.98), the second Russian, the third Italian, the last Portuguese."""
     r = detect(normalize(pitch))
     assert (r.language, r.recognised) == (language, True) and "by its words" in r.how, r
+
+
+DETECTOR_LOADED = """
+import sys
+from crumb.actors.embedded.language import detect
+from crumb.actors.embedded.text import normalize
+r = detect(normalize(sys.argv[1]))
+print(r.language, "lingua" in sys.modules)
+"""
+
+
+@pytest.mark.parametrize(("pitch", "loads"), [("simon says with 3 lives", False), ("blocs qui tombent", False),
+                                              ("pong against the computer", True)])
+def test_the_detectors_models_load_only_when_the_genre_words_do_not_decide(pitch: str, loads: bool) -> None:
+    """They cost ~0.14 s of a cold `crumb run` holding the interpreter lock, while the browser starts."""
+    out = subprocess.run([sys.executable, "-c", DETECTOR_LOADED, pitch], capture_output=True, text=True, check=True)
+    assert out.stdout.split()[1] == str(loads), out.stdout
 
 
 @pytest.mark.parametrize(("language", "pitch"), [(lang, p) for lang, ps in FOREIGN.items() for p in ps])

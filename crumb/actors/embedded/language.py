@@ -14,13 +14,15 @@ the genre folders' own words decide: a word only one language's genre words know
 "taupe", "бий") names that language, if it is written in the text's script. A language the studio
 does not read is claimed only on a sentence, never on a few words.
 
-Cost (bench/languages.py measures it): the first call loads the models (well under a second in
-lingua's low-accuracy mode); later calls take tens of microseconds.
+Cost (bench/languages.py measures it): the first call that asks the detector loads the models (~0.14 s
+in lingua's low-accuracy mode, holding the interpreter lock; a pitch of a few words that the genre words
+decide alone never asks it); later calls take tens of microseconds.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
@@ -171,16 +173,20 @@ def own_words(text: str) -> dict[str, list[str]]:
     return out
 
 
-def _by_own_words(text: str, candidates: list[tuple[str, float]]) -> tuple[str, float, list[str]] | None:
-    """The language of the text's script whose genre words alone the text uses most (ties: the
-    detector's favourite)."""
+def _by_own_words(text: str, candidates: Callable[[], list[tuple[str, float]]]) -> tuple[str, float | None, list[str]] | None:
+    """The language of the text's script whose genre words alone the text uses most; the detector's
+    candidates are asked for (and its models loaded: ~0.14 s, the first time) only to break a tie,
+    and its confidence is then given too."""
     cyrillic = len(re.findall(r"[\u0400-\u04ff]", text)) > len(re.findall(r"[a-z\u00c0-\u024f\u1e00-\u1eff]", text))
     own = {lang: w for lang, w in own_words(text).items() if (lang in _CYRILLIC_LACKS) == cyrillic}
     if not own:
         return None
-    conf = dict(candidates)
     most = max(len(w) for w in own.values())
-    lang = max((lang for lang, w in own.items() if len(w) == most), key=lambda c: conf.get(c, 0.0))
+    leaders = [lang for lang, w in own.items() if len(w) == most]
+    if len(leaders) == 1:
+        return leaders[0], None, own[leaders[0]]
+    conf = dict(candidates())
+    lang = max(leaders, key=lambda c: conf.get(c, 0.0))
     return lang, conf.get(lang, 0.0), own[lang]
 
 
@@ -202,24 +208,32 @@ def detect(text: str, unsure: str = "en") -> LanguageReading:
     if not words:
         return LanguageReading(language=unsure, read_as=unsure, recognised=True,
                                how=f"too few clues to tell the language: read as {NAMES[unsure]}")
-    candidates = ranked(text)
-    if words < FOREIGN_WORDS:  # too few words to claim a foreign language: only the read ones compete
-        read = [(c, v) for c, v in candidates if c in LANGUAGES]
-        total = sum(v for _, v in read)
-        candidates = [(c, v / total) for c, v in read] if total > 0 else read
+    found: list[list[tuple[str, float]]] = []
+
+    def candidates() -> list[tuple[str, float]]:
+        if not found:
+            ranks = ranked(text)
+            if words < FOREIGN_WORDS:  # too few words to claim a foreign language: only the read ones compete
+                read = [(c, v) for c, v in ranks if c in LANGUAGES]
+                total = sum(v for _, v in read)
+                ranks = [(c, v / total) for c, v in read] if total > 0 else read
+            found.append(ranks)
+        return found[0]
+
     if 1 < words < FEW_WORDS:  # one word is a guess whatever it is, and is said to be one
         mine = _by_own_words(text, candidates)
         if mine:
             lang, conf, said = mine
+            detector = "" if conf is None else f" alone ({conf:.2f})"
             return LanguageReading(language=lang, read_as=lang, recognised=True,
                                    how=f"{NAMES[lang]}, by its words ({', '.join(said)}) on a pitch too short "
-                                       f"for the language detector alone ({conf:.2f})")
+                                       f"for the language detector{detector}")
     need = sure_at(words)
-    top = next(((c, v) for c, v in candidates if v >= need and (
+    top = next(((c, v) for c, v in candidates() if v >= need and (
         c in LANGUAGES or (v >= max(need, SURE_FOREIGN) and words >= FOREIGN_WORDS))), None)
     if top is None:
         # not sure of anything: Cyrillic text is still Cyrillic, so its best reading is kept
-        cyrillic = next(((c, v) for c, v in candidates if c in _CYRILLIC_LACKS and c in LANGUAGES), None)
+        cyrillic = next(((c, v) for c, v in candidates() if c in _CYRILLIC_LACKS and c in LANGUAGES), None)
         if cyrillic and re.search(r"[\u0400-\u04ff]", text):
             lang, conf = cyrillic
             return LanguageReading(language=lang, read_as=lang, recognised=True,
