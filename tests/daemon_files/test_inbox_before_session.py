@@ -22,7 +22,9 @@ from tests.wait import wait_until
 from .helpers import SAVERS, events_until_sentinel
 
 #: a guard against a file never read, not a measure of how soon: beside the other worker's browser tests the
-#: polling backend's rounds were seen to stand still for 7-12 s (a fresh-clone CI run timed out at 20 s)
+#: polling backend's rounds were seen to stand still for 7-12 s, and a fresh-clone CI run timed out at 20 s.
+#: Not the poller's doing: every thread was asleep in the kernel (py-spy), and two unrelated processes,
+#: vmstat among them, missed the same 3-8 s, while a hung game's renderers spun (2026-12-05)
 HANG_S = 90
 
 
