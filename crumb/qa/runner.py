@@ -195,7 +195,8 @@ class _Engine:
                 pass
         self.driver_pid, browser_pid, self.browser_pid = None, self.browser_pid, None
         profile, self.profile = self.profile, None
-        if kill and browser is not None and browser_pid is not None:
+        if kill and browser is not None and browser_pid is not None and browser.is_connected() \
+                and b"chrom" in procfs.cmdline(browser_pid):  # still our browser, not a pid used again
             _kill_group(browser_pid)
             browser = None
         else:
