@@ -17,6 +17,10 @@ STEP_MS = 100
 T0 = 1_767_225_600_000   # 2026-01-01T00:00:00Z in ms: the fake clock's start
 KEYS = {" ": "Space"}   # KeyboardEvent.key -> Playwright key name where they differ
 
+#: a guard against a game that never loads, not a measure of speed: beside the other worker's browser tests
+#: this machine was seen to stand still as a whole for up to 8 s, and a loaded run timed out a load at 10 s
+PAGE_TIMEOUT_MS = 30_000
+
 
 class Game:
     """One loaded game page with a fake clock: read the hook, press keys, click fractions, advance time."""
@@ -112,7 +116,7 @@ def game(browser: Any) -> Iterator[Callable[..., Game]]:
         ctx = browser.new_context(viewport={"width": 960, "height": 720}, has_touch=touch)
         contexts.append(ctx)
         page = ctx.new_page()
-        page.set_default_timeout(10_000)
+        page.set_default_timeout(PAGE_TIMEOUT_MS)
         return Game(page).open(index)
 
     def _twins(index: Path) -> tuple[Game, Game]:

@@ -18,6 +18,10 @@ import pytest
 from crumb.studio.server import Studio
 from tests.studio.scripted import Scripted
 
+#: how long a test's request may wait for the Studio: a guard against a hang, not a measure of speed (this
+#: machine was seen to stand still as a whole for up to 8 s beside the browser tests; httpx's default is 5 s)
+HTTP_TIMEOUT_S = 60
+
 
 @pytest.fixture
 def root(tmp_path: Path) -> Path:
@@ -54,7 +58,7 @@ def scripted(root: Path) -> Scripted:
 def client(studio: Studio) -> Iterator[httpx.Client]:
     # a limit against a hang, not a measure of speed: a fresh-clone CI run saw /api/sessions answer after
     # more than 10 s while both cores were busy with the other worker's browser tests
-    with httpx.Client(base_url=studio.url.rstrip("/"), timeout=60) as c:
+    with httpx.Client(base_url=studio.url.rstrip("/"), timeout=HTTP_TIMEOUT_S) as c:
         yield c
 
 

@@ -18,7 +18,7 @@ import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from crumb.studio.server import Studio
-from tests.studio.conftest import open_session
+from tests.studio.conftest import HTTP_TIMEOUT_S, open_session
 from tests.studio.scripted import Scripted
 from tests.wait import wait_until
 
@@ -137,7 +137,7 @@ def test_the_fallback_game_folder_is_contained_in_the_session(studio: Studio, ro
     s = Scripted(root).start()
     (s.dir / "artifacts").mkdir(parents=True, exist_ok=True)
     (s.dir / "artifacts" / "game").symlink_to(outside, target_is_directory=True)  # no build: the fallback folder
-    r = httpx.get(f"http://127.0.0.1:{studio.preview_port}/s/{s.session}/index.html")
+    r = httpx.get(f"http://127.0.0.1:{studio.preview_port}/s/{s.session}/index.html", timeout=HTTP_TIMEOUT_S)
     assert r.status_code == 404 and "top secret" not in r.text
 
 
@@ -246,7 +246,7 @@ def test_documents_the_guard_cannot_hold_are_not_run(plain_browser: Any, studio:
     (folder / "evil.svg").write_text(f'<svg xmlns="http://www.w3.org/2000/svg"><script>{_stun(game.port)}</script></svg>')
     (folder / "frames.html").write_text(f'<!doctype html><iframe srcdoc="&lt;script&gt;{_stun(game.port)}&lt;/script&gt;">'
                                         "</iframe>")
-    r = httpx.get(f"http://127.0.0.1:{studio.preview_port}/s/{scripted.session}/frames.html")
+    r = httpx.get(f"http://127.0.0.1:{studio.preview_port}/s/{scripted.session}/frames.html", timeout=HTTP_TIMEOUT_S)
     assert r.status_code == 403 and "srcdoc" in r.text, (r.status_code, r.text)
     ctx = plain_browser.new_context()
     try:
