@@ -348,7 +348,6 @@ class _Engine:
             await self.restart()
         return report, error
 
-
     async def _within_budget(self, step: Awaitable[PlayReport], used: Callable[[], float], budget_s: float) -> PlayReport:
         """Await `step` until the check's budget is spent (TimeoutError); time the machine stood still is
         given back, so a stall cannot use up a game's budget."""

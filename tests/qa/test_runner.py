@@ -21,7 +21,6 @@ from tests.wait import wait_until
 pytestmark = pytest.mark.browser
 
 
-
 def test_close_ends_the_tasks_still_waiting_on_qas_loop() -> None:
     """The browser is killed at close, and Playwright's tasks waiting on it (a route being answered) would
     wait for ever: close() cancels them, instead of leaving asyncio to print 'Task was destroyed but it
@@ -32,6 +31,7 @@ def test_close_ends_the_tasks_still_waiting_on_qas_loop() -> None:
     waiting = asyncio.run_coroutine_threadsafe(asyncio.Event().wait(), qa._loop)
     qa.close()
     assert waiting.cancelled()
+
 
 @pytest.mark.parametrize("early", [False, True], ids=["own-driver", "driver-started-early"])
 def test_close_leaves_no_browser_process(early: bool, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -68,6 +68,7 @@ def test_eight_session_pages_open_at_once_all_load_and_steer(browser: Any, studi
             page.goto(f"{studio.url}s/{s.session}")
             page.wait_for_selector('#events li[data-seq="2"]')  # loaded: its first page of events is shown
             pages.append(page)
+
         def live() -> list[Any]:
             return [p for p in pages if p.evaluate("window.__studio.connects") >= 1]
 
