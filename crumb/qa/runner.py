@@ -180,8 +180,8 @@ class _Engine:
     async def _stop(self, *, kill: bool = False) -> None:
         """Close politely, then kill whatever the driver left behind. With `kill` (the runner closing for
         good: nothing in the browser is worth a shutdown), the browser is killed instead of asked to
-        close, ~0.05 s sooner at the end of every `crumb run`; Playwright's driver still removes its
-        profile folder when it sees the browser gone."""
+        close, ~0.05 s sooner at the end of every `crumb run`; closing it then waits only for Playwright's
+        driver to remove the browser's folders (stopping the driver sooner left them behind)."""
         leftovers = procfs.descendants(self.driver_pid) if self.driver_pid else []
         if self._watch is not None:
             self._watch.cancel()
@@ -197,8 +197,7 @@ class _Engine:
         profile, self.profile = self.profile, None
         if kill and browser is not None and browser_pid is not None and browser.is_connected() \
                 and b"chrom" in procfs.cmdline(browser_pid):  # still our browser, not a pid used again
-            _kill_group(browser_pid)
-            browser = None
+            _kill_group(browser_pid)  # close() below then only waits for the driver to remove its folders
         else:
             profile = None  # closed politely: the driver removes the folder before close() returns
         if browser is not None:
@@ -212,7 +211,7 @@ class _Engine:
             except (TimeoutError, PlaywrightError, OSError):
                 pass
         _kill([p for p in leftovers if os.path.exists(f"/proc/{p}")])
-        if profile:  # killed: the driver removes it once it sees the browser gone, unless it was stopped first
+        if profile:  # killed: the driver has removed it, unless closing timed out
             shutil.rmtree(profile, ignore_errors=True)
 
     async def warm(self, timeout: float) -> None:
