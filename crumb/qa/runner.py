@@ -10,7 +10,6 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import os
-import shutil
 import signal
 import tempfile
 import time
@@ -45,31 +44,16 @@ SCREENSHOTS = ("start", "input", "end")
 
 
 def _kill(pids: Sequence[int]) -> None:
+    """SIGKILL each; a process group's leader with its group (Playwright starts the browser as the leader
+    of a group of its own, so its renderers go with it; a process that leads no group goes alone)."""
     for pid in pids:
         try:
-            os.kill(pid, signal.SIGKILL)
+            if os.getpgid(pid) == pid:
+                os.killpg(pid, signal.SIGKILL)
+            else:
+                os.kill(pid, signal.SIGKILL)
         except (ProcessLookupError, PermissionError):
             pass
-
-
-def _kill_group(pid: int) -> None:
-    """Kill a browser with its renderers: Playwright starts it as the leader of a process group of its own
-    (never ours: only a leader's group is killed, else the process alone)."""
-    try:
-        if os.getpgid(pid) == pid:
-            os.killpg(pid, signal.SIGKILL)
-        else:
-            os.kill(pid, signal.SIGKILL)
-    except (ProcessLookupError, PermissionError):
-        pass
-
-
-def _profile_dir(cmdline: bytes) -> str | None:
-    """The --user-data-dir a browser was started with (Playwright makes one in the temp folder)."""
-    for arg in cmdline.split(b"\0"):
-        if arg.startswith(b"--user-data-dir="):
-            return os.fsdecode(arg[len(b"--user-data-dir="):])
-    return None
 
 
 class _Engine:
@@ -86,7 +70,6 @@ class _Engine:
         self.browser: Browser | None = None
         self.driver_pid: int | None = None
         self.browser_pid: int | None = None
-        self.profile: str | None = None  # the browser's --user-data-dir, Playwright's to remove
         self.active: set[Evidence] = set()
         self.dead = False
         self.stale = False  # a restart was asked for while checks ran: done when the last one ends
@@ -153,7 +136,6 @@ class _Engine:
             browsers = [p for p in procfs.children().get(self.driver_pid, [])
                         if b"chrom" in procfs.cmdline(p) and b"--type=" not in procfs.cmdline(p)]
             self.browser_pid = browsers[0] if browsers else None
-            self.profile = _profile_dir(procfs.cmdline(self.browser_pid)) if self.browser_pid else None
             self._watch = asyncio.ensure_future(self._watch_browser(self.browser_pid or -1))
         self.pool = ContextPool(browser, self.settings, self._park.base)
         self.pool.refill()
@@ -181,7 +163,8 @@ class _Engine:
         """Close politely, then kill whatever the driver left behind. With `kill` (the runner closing for
         good: nothing in the browser is worth a shutdown), the browser is killed instead of asked to
         close, ~0.05 s sooner at the end of every `crumb run`; closing it then waits only for Playwright's
-        driver to remove the browser's folders (stopping the driver sooner left them behind)."""
+        driver to remove the browser's folders (stopping the driver sooner left them behind; a close that
+        times out may leave them in the temp folder)."""
         leftovers = procfs.descendants(self.driver_pid) if self.driver_pid else []
         if self._watch is not None:
             self._watch.cancel()
@@ -194,12 +177,9 @@ class _Engine:
             except (TimeoutError, PlaywrightError):
                 pass
         self.driver_pid, browser_pid, self.browser_pid = None, self.browser_pid, None
-        profile, self.profile = self.profile, None
         if kill and browser is not None and browser_pid is not None and browser.is_connected() \
                 and b"chrom" in procfs.cmdline(browser_pid):  # still our browser, not a pid used again
-            _kill_group(browser_pid)  # close() below then only waits for the driver to remove its folders
-        else:
-            profile = None  # closed politely: the driver removes the folder before close() returns
+            _kill([browser_pid])  # close() below then only waits for the driver to remove its folders
         if browser is not None:
             try:
                 await asyncio.wait_for(browser.close(), CLOSE_TIMEOUT_S)
@@ -211,8 +191,6 @@ class _Engine:
             except (TimeoutError, PlaywrightError, OSError):
                 pass
         _kill([p for p in leftovers if os.path.exists(f"/proc/{p}")])
-        if profile:  # killed: the driver has removed it, unless closing timed out
-            shutil.rmtree(profile, ignore_errors=True)
 
     async def warm(self, timeout: float) -> None:
         await self.ready()

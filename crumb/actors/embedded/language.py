@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from functools import lru_cache
+from functools import cache, lru_cache
 from typing import TYPE_CHECKING
 
 from crumb.actors.embedded.text import keyword_core, keyword_re, normalize
@@ -208,17 +208,15 @@ def detect(text: str, unsure: str = "en") -> LanguageReading:
     if not words:
         return LanguageReading(language=unsure, read_as=unsure, recognised=True,
                                how=f"too few clues to tell the language: read as {NAMES[unsure]}")
-    found: list[list[tuple[str, float]]] = []
 
+    @cache  # asked at most once, and only if the genre words leave it open
     def candidates() -> list[tuple[str, float]]:
-        if not found:
-            ranks = ranked(text)
-            if words < FOREIGN_WORDS:  # too few words to claim a foreign language: only the read ones compete
-                read = [(c, v) for c, v in ranks if c in LANGUAGES]
-                total = sum(v for _, v in read)
-                ranks = [(c, v / total) for c, v in read] if total > 0 else read
-            found.append(ranks)
-        return found[0]
+        ranks = ranked(text)
+        if words < FOREIGN_WORDS:  # too few words to claim a foreign language: only the read ones compete
+            read = [(c, v) for c, v in ranks if c in LANGUAGES]
+            total = sum(v for _, v in read)
+            ranks = [(c, v / total) for c, v in read] if total > 0 else read
+        return ranks
 
     if 1 < words < FEW_WORDS:  # one word is a guess whatever it is, and is said to be one
         mine = _by_own_words(text, candidates)
