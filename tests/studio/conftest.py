@@ -62,6 +62,13 @@ def client(studio: Studio) -> Iterator[httpx.Client]:
         yield c
 
 
+@pytest.fixture
+def http_client() -> Iterator[httpx.Client]:
+    """For the Studio's other ports (preview, stream), with `client`'s guard against a hang."""
+    with httpx.Client(timeout=HTTP_TIMEOUT_S) as c:
+        yield c
+
+
 def post_headers(studio: Studio, **extra: str) -> dict[str, str]:
     return {"origin": studio.url.rstrip("/"), "x-crumb-token": studio.guard.token, **extra}
 

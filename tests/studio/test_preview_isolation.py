@@ -18,7 +18,7 @@ import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from crumb.studio.server import Studio
-from tests.studio.conftest import HTTP_TIMEOUT_S, open_session
+from tests.studio.conftest import open_session
 from tests.studio.scripted import Scripted
 from tests.wait import wait_until
 
@@ -130,14 +130,14 @@ def test_a_spinning_game_does_not_stall_the_studio_tab(plain_browser: Any, studi
         ctx.close()
 
 
-def test_the_fallback_game_folder_is_contained_in_the_session(studio: Studio, root: Path, tmp_path: Path) -> None:
+def test_the_fallback_game_folder_is_contained_in_the_session(studio: Studio, http_client: httpx.Client, root: Path, tmp_path: Path) -> None:
     outside = tmp_path / "outside"
     outside.mkdir()
     (outside / "index.html").write_text("top secret")
     s = Scripted(root).start()
     (s.dir / "artifacts").mkdir(parents=True, exist_ok=True)
     (s.dir / "artifacts" / "game").symlink_to(outside, target_is_directory=True)  # no build: the fallback folder
-    r = httpx.get(f"http://127.0.0.1:{studio.preview_port}/s/{s.session}/index.html", timeout=HTTP_TIMEOUT_S)
+    r = http_client.get(f"http://127.0.0.1:{studio.preview_port}/s/{s.session}/index.html")
     assert r.status_code == 404 and "top secret" not in r.text
 
 
@@ -235,7 +235,7 @@ def test_a_game_in_the_preview_reaches_nothing_through_webrtc(plain_browser: Any
         game.close()
 
 
-def test_documents_the_guard_cannot_hold_are_not_run(plain_browser: Any, studio: Studio, scripted: Scripted) -> None:
+def test_documents_the_guard_cannot_hold_are_not_run(plain_browser: Any, studio: Studio, http_client: httpx.Client, scripted: Scripted) -> None:
     """A game page whose own markup declares a srcdoc frame is refused with a reason; a script-bearing SVG
     the game navigates to runs no script; a same-named page on the QA side is not this module's concern."""
     game = StunListener()
@@ -246,7 +246,7 @@ def test_documents_the_guard_cannot_hold_are_not_run(plain_browser: Any, studio:
     (folder / "evil.svg").write_text(f'<svg xmlns="http://www.w3.org/2000/svg"><script>{_stun(game.port)}</script></svg>')
     (folder / "frames.html").write_text(f'<!doctype html><iframe srcdoc="&lt;script&gt;{_stun(game.port)}&lt;/script&gt;">'
                                         "</iframe>")
-    r = httpx.get(f"http://127.0.0.1:{studio.preview_port}/s/{scripted.session}/frames.html", timeout=HTTP_TIMEOUT_S)
+    r = http_client.get(f"http://127.0.0.1:{studio.preview_port}/s/{scripted.session}/frames.html")
     assert r.status_code == 403 and "srcdoc" in r.text, (r.status_code, r.text)
     ctx = plain_browser.new_context()
     try:

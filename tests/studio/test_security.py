@@ -11,7 +11,7 @@ import httpx
 
 from crumb.studio.security import Guard, host_names, is_loopback
 from crumb.studio.server import Studio
-from tests.studio.conftest import HTTP_TIMEOUT_S, post_headers
+from tests.studio.conftest import post_headers
 from tests.studio.scripted import Scripted
 
 
@@ -30,13 +30,13 @@ def test_wrong_host_header_is_refused_dns_rebinding(studio: Studio, client: http
     assert client.get("/", headers={"host": f"localhost:{studio.port}"}).status_code == 200
 
 
-def test_preview_server_checks_host_too(studio: Studio, scripted: Scripted) -> None:
+def test_preview_server_checks_host_too(studio: Studio, http_client: httpx.Client, scripted: Scripted) -> None:
     scripted.start()
     scripted.plan()
     scripted.build()
     url = f"http://127.0.0.1:{studio.preview_port}/s/{scripted.session}/index.html"
-    assert httpx.get(url, timeout=HTTP_TIMEOUT_S).status_code == 200
-    assert httpx.get(url, headers={"host": f"evil.example:{studio.preview_port}"}, timeout=HTTP_TIMEOUT_S).status_code == 403
+    assert http_client.get(url).status_code == 200
+    assert http_client.get(url, headers={"host": f"evil.example:{studio.preview_port}"}).status_code == 403
 
 
 def test_cross_origin_post_is_refused_and_writes_nothing(studio: Studio, client: httpx.Client, root: Path) -> None:
@@ -126,7 +126,7 @@ def test_unknown_addresses_and_methods_say_what_to_do(studio: Studio, client: ht
         assert r.status_code == 400 and "limit 1 to 1000" in r.json()["error"]
 
 
-def test_artifact_paths_cannot_escape_the_session(studio: Studio, client: httpx.Client, root: Path,
+def test_artifact_paths_cannot_escape_the_session(studio: Studio, http_client: httpx.Client, client: httpx.Client, root: Path,
                                                   scripted: Scripted) -> None:
     scripted.start()
     scripted.plan()
@@ -143,7 +143,7 @@ def test_artifact_paths_cannot_escape_the_session(studio: Studio, client: httpx.
         assert "top secret" not in r.text
     preview = f"http://127.0.0.1:{studio.preview_port}/s/{sid}"
     for rel in ("../../transcript.jsonl", "%2e%2e/%2e%2e/transcript.jsonl", "link.txt", "..%2f..%2fspec.md"):
-        r = httpx.get(f"{preview}/{rel}", timeout=HTTP_TIMEOUT_S)
+        r = http_client.get(f"{preview}/{rel}")
         assert r.status_code == 404, rel
         assert "top secret" not in r.text and '"kind"' not in r.text
     assert client.get("/api/sessions/..%2F..%2Fetc/file/x").status_code == 404
@@ -162,7 +162,7 @@ def test_session_html_is_never_served_as_html_by_the_studio(studio: Studio, clie
     assert "sandbox" in r.headers["content-security-policy"]
 
 
-def test_headers_pages_and_preview(studio: Studio, client: httpx.Client, scripted: Scripted) -> None:
+def test_headers_pages_and_preview(studio: Studio, http_client: httpx.Client, client: httpx.Client, scripted: Scripted) -> None:
     scripted.start()
     scripted.plan()
     scripted.build()
@@ -170,11 +170,11 @@ def test_headers_pages_and_preview(studio: Studio, client: httpx.Client, scripte
     csp = page.headers["content-security-policy"]
     assert "script-src 'self';" in csp and "unsafe-inline" not in csp.split("style-src")[0]
     assert f"frame-src http://localhost:{studio.preview_port}" in csp and "frame-ancestors 'none'" in csp  # another site
-    game = httpx.get(f"http://127.0.0.1:{studio.preview_port}/s/{scripted.session}/index.html", timeout=HTTP_TIMEOUT_S)
+    game = http_client.get(f"http://127.0.0.1:{studio.preview_port}/s/{scripted.session}/index.html")
     gcsp = game.headers["content-security-policy"]
     assert "connect-src 'none'" in gcsp and "sandbox allow-scripts" in gcsp
     assert f"frame-ancestors http://127.0.0.1:{studio.port}" in gcsp
-    assert httpx.post(f"http://127.0.0.1:{studio.preview_port}/s/{scripted.session}/index.html", timeout=HTTP_TIMEOUT_S).status_code == 405
+    assert http_client.post(f"http://127.0.0.1:{studio.preview_port}/s/{scripted.session}/index.html").status_code == 405
 
 
 def test_loopback_rules() -> None:

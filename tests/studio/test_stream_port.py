@@ -12,21 +12,21 @@ import pytest
 
 from crumb.store.paths import session_inbox
 from crumb.studio.server import Studio
-from tests.studio.conftest import HTTP_TIMEOUT_S, SSEReader, post_headers, set_visible
+from tests.studio.conftest import SSEReader, post_headers, set_visible
 from tests.studio.scripted import Scripted
 from tests.wait import wait_until
 
 
-def test_the_stream_port_streams_to_the_studios_pages_and_serves_nothing_else(studio: Studio,
+def test_the_stream_port_streams_to_the_studios_pages_and_serves_nothing_else(studio: Studio, http_client: httpx.Client,
                                                                                scripted: Scripted) -> None:
     scripted.start()
     base = f"http://127.0.0.1:{studio.stream_port}"
     url = f"{base}/api/sessions/{scripted.session}/stream"
     page_origin = f"http://127.0.0.1:{studio.port}"
-    with httpx.stream("GET", url, headers={"origin": page_origin}, timeout=10) as r:
+    with http_client.stream("GET", url, headers={"origin": page_origin}) as r:
         assert r.status_code == 200 and r.headers["content-type"].startswith("text/event-stream")
         assert r.headers["access-control-allow-origin"] == page_origin  # the page may read it, cross-origin
-    with httpx.stream("GET", url, headers={"origin": "http://evil.example"}, timeout=10) as r:
+    with http_client.stream("GET", url, headers={"origin": "http://evil.example"}) as r:
         assert "access-control-allow-origin" not in r.headers  # another site's page may not
     reader = SSEReader(url)
     try:
@@ -34,19 +34,19 @@ def test_the_stream_port_streams_to_the_studios_pages_and_serves_nothing_else(st
     finally:
         reader.close()
     # read-only and nothing else: no pages, no API, no writes (those stay on the Studio's port)
-    assert httpx.get(f"{base}/api/sessions", timeout=HTTP_TIMEOUT_S).status_code == 404
-    assert httpx.get(f"{base}/", timeout=HTTP_TIMEOUT_S).status_code == 404
-    steer = httpx.post(f"{base}/api/sessions/{scripted.session}/steer", json={"text": "hi"},
-                       headers=post_headers(studio, origin=page_origin), timeout=HTTP_TIMEOUT_S)
+    assert http_client.get(f"{base}/api/sessions").status_code == 404
+    assert http_client.get(f"{base}/").status_code == 404
+    steer = http_client.post(f"{base}/api/sessions/{scripted.session}/steer", json={"text": "hi"},
+                             headers=post_headers(studio, origin=page_origin))
     assert steer.status_code in (404, 405) and not any(session_inbox(scripted.root, scripted.session).glob("*.txt"))
     # and it checks Host like the others (DNS rebinding)
-    assert httpx.get(url, headers={"host": f"evil.example:{studio.stream_port}"}, timeout=HTTP_TIMEOUT_S).status_code == 403
+    assert http_client.get(url, headers={"host": f"evil.example:{studio.stream_port}"}).status_code == 403
 
 
-def test_the_page_streams_from_the_stream_port_and_its_csp_allows_just_that(studio: Studio,
+def test_the_page_streams_from_the_stream_port_and_its_csp_allows_just_that(studio: Studio, http_client: httpx.Client,
                                                                            scripted: Scripted) -> None:
     scripted.start()
-    r = httpx.get(f"{studio.url}s/{scripted.session}", timeout=HTTP_TIMEOUT_S)
+    r = http_client.get(f"{studio.url}s/{scripted.session}")
     stream = f"http://127.0.0.1:{studio.stream_port}"
     assert f'<meta name="crumb-stream" content="{stream}">' in r.text
     csp = r.headers["content-security-policy"]
