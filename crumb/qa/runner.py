@@ -43,12 +43,13 @@ STALL_MIN_S = 1.0  # a beat this late means QA's own process (or the whole machi
 SCREENSHOTS = ("start", "input", "end")
 
 
-def _kill(pids: Sequence[int]) -> None:
-    """SIGKILL each; a process group's leader with its group (Playwright starts the browser as the leader
-    of a group of its own, so its renderers go with it; a process that leads no group goes alone)."""
+def _kill(pids: Sequence[int], *, group: bool = False) -> None:
+    """SIGKILL each; with `group`, a process group's leader with its whole group (Playwright starts the
+    browser as the leader of a group of its own, so its renderers go with it; a process that leads no
+    group goes alone). Without it only these pids: one seen earlier may be someone else's by now."""
     for pid in pids:
         try:
-            if os.getpgid(pid) == pid:
+            if group and os.getpgid(pid) == pid:
                 os.killpg(pid, signal.SIGKILL)
             else:
                 os.kill(pid, signal.SIGKILL)
@@ -179,7 +180,7 @@ class _Engine:
         self.driver_pid, browser_pid, self.browser_pid = None, self.browser_pid, None
         if kill and browser is not None and browser_pid is not None and browser.is_connected() \
                 and b"chrom" in procfs.cmdline(browser_pid):  # still our browser, not a pid used again
-            _kill([browser_pid])  # close() below then only waits for the driver to remove its folders
+            _kill([browser_pid], group=True)  # close() below then only waits for the driver to remove its folders
         if browser is not None:
             try:
                 await asyncio.wait_for(browser.close(), CLOSE_TIMEOUT_S)
