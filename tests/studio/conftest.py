@@ -21,6 +21,9 @@ from tests.studio.scripted import Scripted
 #: how long a test's request may wait for the Studio: a guard against a hang, not a measure of speed (this
 #: machine was seen to stand still as a whole for up to 8 s beside the browser tests; httpx's default is 5 s)
 HTTP_TIMEOUT_S = 60
+#: the same for a page's waits (Playwright's own default is 30 s; a 10 s wait for the session list ran out
+#: once beside two busy loops, while the list answers in under 0.05 s on a quiet machine)
+PAGE_TIMEOUT_MS = 30_000
 
 
 @pytest.fixture
@@ -143,7 +146,7 @@ def preview_frame(page: Any, prefix: str = "http://localhost:") -> Any:
 def page(browser: Any) -> Iterator[Any]:
     ctx = browser.new_context(viewport={"width": 1280, "height": 900})
     pg = ctx.new_page()
-    pg.set_default_timeout(10_000)
+    pg.set_default_timeout(PAGE_TIMEOUT_MS)
     pg.errors = []  # type: ignore[attr-defined]
     pg.on("pageerror", lambda e: pg.errors.append(str(e)))  # type: ignore[attr-defined]
     yield pg

@@ -12,7 +12,7 @@ import pytest
 
 from crumb.store.paths import session_inbox
 from crumb.studio.server import Studio
-from tests.studio.conftest import SSEReader, post_headers, set_visible
+from tests.studio.conftest import PAGE_TIMEOUT_MS, SSEReader, post_headers, set_visible
 from tests.studio.scripted import Scripted
 from tests.wait import wait_until
 
@@ -63,7 +63,7 @@ def test_eight_session_pages_open_at_once_all_load_and_steer(browser: Any, studi
         pages = []
         for s in sessions:
             page = ctx.new_page()
-            page.set_default_timeout(10_000)
+            page.set_default_timeout(PAGE_TIMEOUT_MS)
             page.add_init_script("window.__studioHiddenGraceMs = 0;")
             page.goto(f"{studio.url}s/{s.session}")
             page.wait_for_selector('#events li[data-seq="2"]')  # loaded: its first page of events is shown
