@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import os
+import shutil
 import signal
 import tempfile
 import time
@@ -57,6 +58,21 @@ def _kill(pids: Sequence[int], *, group: bool = False) -> None:
             pass
 
 
+def _profile_dir(cmdline: bytes) -> str | None:
+    """The --user-data-dir a browser was started with (Playwright makes one in the temp folder)."""
+    for arg in cmdline.split(b"\0"):
+        if arg.startswith(b"--user-data-dir="):
+            return os.fsdecode(arg[len(b"--user-data-dir="):])
+    return None
+
+
+async def _removed(path: str, timeout: float) -> None:
+    """Wait until `path` is gone, or `timeout` passes."""
+    deadline = time.monotonic() + timeout
+    while os.path.exists(path) and time.monotonic() < deadline:
+        await asyncio.sleep(0.005)
+
+
 class _Engine:
     """The async side; every method runs on the runner's loop thread."""
 
@@ -71,6 +87,7 @@ class _Engine:
         self.browser: Browser | None = None
         self.driver_pid: int | None = None
         self.browser_pid: int | None = None
+        self.profile: str | None = None  # the browser's --user-data-dir, Playwright's to remove
         self.active: set[Evidence] = set()
         self.dead = False
         self.stale = False  # a restart was asked for while checks ran: done when the last one ends
@@ -137,6 +154,7 @@ class _Engine:
             browsers = [p for p in procfs.children().get(self.driver_pid, [])
                         if b"chrom" in procfs.cmdline(p) and b"--type=" not in procfs.cmdline(p)]
             self.browser_pid = browsers[0] if browsers else None
+            self.profile = _profile_dir(procfs.cmdline(self.browser_pid)) if self.browser_pid else None
             self._watch = asyncio.ensure_future(self._watch_browser(self.browser_pid or -1))
         self.pool = ContextPool(browser, self.settings, self._park.base)
         self.pool.refill()
@@ -163,9 +181,10 @@ class _Engine:
     async def _stop(self, *, kill: bool = False) -> None:
         """Close politely, then kill whatever the driver left behind. With `kill` (the runner closing for
         good: nothing in the browser is worth a shutdown), the browser is killed instead of asked to
-        close, ~0.05 s sooner at the end of every `crumb run`; closing it then waits only for Playwright's
-        driver to remove the browser's folders (stopping the driver sooner left them behind; a close that
-        times out may leave them in the temp folder)."""
+        close, ~0.05 s sooner at the end of every `crumb run`. Playwright's driver removes the browser's
+        two folders (profile, artifacts) together once it sees the browser gone, and stopping the driver
+        before that leaves both behind; `browser.close()` waits for that only when it reaches the driver
+        before the browser's exit does, so the profile folder's removal is waited for as well."""
         leftovers = procfs.descendants(self.driver_pid) if self.driver_pid else []
         if self._watch is not None:
             self._watch.cancel()
@@ -178,20 +197,27 @@ class _Engine:
             except (TimeoutError, PlaywrightError):
                 pass
         self.driver_pid, browser_pid, self.browser_pid = None, self.browser_pid, None
+        profile, self.profile = self.profile, None
         if kill and browser is not None and browser_pid is not None and browser.is_connected() \
                 and b"chrom" in procfs.cmdline(browser_pid):  # still our browser, not a pid used again
-            _kill([browser_pid], group=True)  # close() below then only waits for the driver to remove its folders
+            _kill([browser_pid], group=True)
+        else:
+            profile = None  # closed politely: close() returns once the driver has removed the folders
         if browser is not None:
             try:
                 await asyncio.wait_for(browser.close(), CLOSE_TIMEOUT_S)
             except (TimeoutError, PlaywrightError):
                 pass
+        if profile:
+            await _removed(profile, CLOSE_TIMEOUT_S)
         if pw is not None:
             try:
                 await asyncio.wait_for(pw.stop(), CLOSE_TIMEOUT_S)
             except (TimeoutError, PlaywrightError, OSError):
                 pass
         _kill([p for p in leftovers if os.path.exists(f"/proc/{p}")])
+        if profile:  # the driver did not get to it in time
+            shutil.rmtree(profile, ignore_errors=True)
 
     async def warm(self, timeout: float) -> None:
         await self.ready()
