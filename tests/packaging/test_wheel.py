@@ -87,8 +87,10 @@ def venv(wheel: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
     venv = tmp_path_factory.mktemp("venv") / "v"
     subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True, timeout=120)
     python = venv / "bin" / "python"
+    # without PYTHONPATH: a checkout on it (its crumb_games.egg-info) would make pip take the wheel as installed
     installed = subprocess.run([sys.executable, "-m", "pip", "--python", str(python), "install", "--quiet",
-                                "--no-deps", "--no-index", str(wheel)], capture_output=True, text=True, timeout=300)
+                                "--no-deps", "--no-index", str(wheel)], capture_output=True, text=True, timeout=300,
+                               env=clean_env())
     assert installed.returncode == 0, installed.stderr[-2000:]
     purelib = subprocess.run([str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
                              capture_output=True, text=True, check=True, timeout=60).stdout.strip()
@@ -98,9 +100,14 @@ def venv(wheel: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
     return venv
 
 
+def clean_env() -> dict[str, str]:
+    """This environment without what points Python at the checkout or the dev venv, or configures crumb."""
+    return {k: v for k, v in os.environ.items()
+            if k not in ("PYTHONPATH", "VIRTUAL_ENV", "PYTHONHOME") and (not k.startswith("CRUMB_") or k == "CRUMB_CHROMIUM")}
+
+
 def run(venv: Path, cwd: Path, *args: str, timeout: float = 300) -> subprocess.CompletedProcess[str]:
-    env = {k: v for k, v in os.environ.items()
-           if k not in ("PYTHONPATH", "VIRTUAL_ENV", "PYTHONHOME") and (not k.startswith("CRUMB_") or k == "CRUMB_CHROMIUM")}
+    env = clean_env()
     env["PATH"] = f"{venv / 'bin'}{os.pathsep}{env.get('PATH', '')}"
     env["XDG_CONFIG_HOME"] = str(cwd.parent / "xdg-config")  # no user config of the machine's
     return subprocess.run([str(venv / "bin" / args[0]), *args[1:]], capture_output=True, text=True, cwd=cwd, env=env,
