@@ -187,6 +187,8 @@ class Evidence:
     abort_reason: str | None = None
     browser_died: bool = False
     restart_browser: bool = False
+    memory_kill: bool = False  # the kernel killed a page of the browser for memory while this check ran
+    shared: bool = False  # another check ran on the same browser at some time during this one
     sched: Sampler | None = None  # QA's threads' scheduler counts (sched.py); None: steps are judged by wall time
 
     def find(self, code: str, message: str, severity: Severity = "Important", raw: str | None = None) -> None:

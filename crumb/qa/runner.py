@@ -34,6 +34,7 @@ from crumb.qa.play import ContextPool, PlayReport, play
 from crumb.qa.sched import Counts, read_sched
 from crumb.qa.server import GameServer
 from crumb.qa.static import StaticReport, check_static
+from crumb.qa.turns import Turns, Waiting
 from crumb.settings import QASettings
 
 LAUNCH_TIMEOUT_S = 30.0
@@ -98,6 +99,7 @@ class _Engine:
         self._park = self.fence.call(GameServer(Path(self._park_dir.name)).start)  # where the browser can reach it
         self.fence.allow(self._park.port_in_use)
         self._lock = asyncio.Lock()
+        self.turns = Turns()
         self.stalled = 0.0  # seconds this loop stood still, in all (see monitor)
         self.starting = 0.0  # seconds spent stopping and starting the browser, in all: QA's own time, not a game's
         self._monitor: asyncio.Task[None] | None = None
@@ -258,14 +260,21 @@ class _Engine:
 
     async def check(self, game_dir: Path, entry: str, criteria: Sequence[Criterion], manifest: Manifest | None,
                     build_id: str | None, out_dir: Path | None, controls: Sequence[str],
-                    settings: QASettings, film: str = "film") -> QAResult:
+                    settings: QASettings, film: str = "film", waiting: Waiting | None = None) -> QAResult:
         """One check under `settings` (the session's own [settings.qa]); the browser is shared."""
         started, stalled_before, starting_before = time.monotonic(), self.stalled, self.starting
+        waiting = waiting or Waiting()
 
         def used() -> float:
-            """Seconds of the budget spent: not counting time the machine stood still, nor time QA spent
-            (re)starting its own browser, which a loaded machine can stretch to seconds."""
-            return time.monotonic() - started - (self.stalled - stalled_before) - (self.starting - starting_before)
+            """Seconds of the budget spent: not counting time the machine stood still, time QA spent
+            (re)starting its own browser, which a loaded machine can stretch to seconds, nor time the check
+            waited for its turn on the browser (turns.py)."""
+            return (time.monotonic() - started - (self.stalled - stalled_before) - (self.starting - starting_before)
+                    - waiting.seconds())
+
+        async def browser_stage(alone: bool = False) -> tuple[PlayReport, str | None]:
+            async with self.turns.take(waiting, alone=alone):
+                return await self._browser_stage(game_dir, entry, criteria, controls, used, settings, film_frames)
 
         try:  # the static stage reads the folder: bounded by the check's own budget like the browser stage
             static = await asyncio.wait_for(asyncio.to_thread(check_static, game_dir, entry, manifest, settings),
@@ -276,17 +285,22 @@ class _Engine:
         report, error, rechecked = PlayReport(ev=Evidence()), None, None
         film_frames = settings.film_frames if out_dir is not None else 0  # nowhere to keep a filmstrip: none taken
         if static.entry_ok:
-            report, error = await self._browser_stage(game_dir, entry, criteria, controls, used, settings, film_frames)
+            report, error = await browser_stage()
             hang = any(f.code == "hang" for f in report.ev.findings)
             stood = self.stalled - stalled_before
-            if ((hang and error is None) or (stood >= STALL_MIN_S and (hang or error))) \
-                    and settings.timeout_s - used() > settings.timeout_s / 2:
+            whose = _not_known_whose(report.ev)
+            room = settings.timeout_s - used() > settings.timeout_s / 2  # else the first run stands
+            if room and whose:
+                report, error = await browser_stage(alone=True)
+                rechecked = (f"{whose} while other checks shared QA's browser, so it was not known whose game did it; "
+                             "QA checked the game again, alone on the browser, and this result is that second run")
+            elif room and ((hang and error is None) or (stood >= STALL_MIN_S and (hang or error))):
                 # A stall of QA's own (its driver, its browser, the machine) looks exactly like a game that
                 # hangs: before blaming the game, check it once more, on a fresh browser when no other
                 # check is running.
                 if not self.active:
                     await self.restart()
-                report, error = await self._browser_stage(game_dir, entry, criteria, controls, used, settings, film_frames)
+                report, error = await browser_stage()
                 why = (f"QA's own process stood still for {stood:.0f} s (a loaded machine)" if stood >= STALL_MIN_S
                        else "a first run stopped responding")
                 rechecked = f"{why}; QA checked the game again, on a fresh browser, and this result is that second run"
@@ -307,6 +321,10 @@ class _Engine:
         ev = Evidence(sched=self.sched_counts)
         report = PlayReport(ev=ev)
         error: str | None = None
+        if self.active:  # a kill or a death from now on cannot be told apart between these checks' games
+            ev.shared = True
+            for other in self.active:
+                other.shared = True
         self.active.add(ev)
         try:
             with GameServer(game_dir) as server:  # on this thread: inside the fence, beside the browser
@@ -324,8 +342,11 @@ class _Engine:
                     for attempt in self.fence.attempts(since):  # what went below request interception
                         ev.block(attempt.url())
                     if self.limits.kills() > kills:
-                        ev.find("memory_limit", f"the game went over QA's browser limits ({self.limits.why}): "
-                                "the kernel killed its page", "Critical")
+                        ev.memory_kill = True
+                        ev.find("memory_limit", f"the kernel killed a page of QA's browser for memory ({self.limits.why}) "
+                                "while other checks shared it: this game or another went over the limit" if ev.shared
+                                else f"the game went over QA's browser limits ({self.limits.why}): the kernel killed "
+                                "its page", "Critical")
         except TimeoutError:
             error = f"QA timed out after {settings.timeout_s:g} s"
             ev.find("timeout", f"{error}; raise qa.timeout_s if the game is just slow", "Critical")
@@ -368,6 +389,19 @@ class _Engine:
             if not task.done():
                 task.cancel()
                 await asyncio.wait({task}, timeout=CLOSE_TIMEOUT_S)
+
+
+def _not_known_whose(ev: Evidence) -> str | None:
+    """What happened to a check that may have been another game's doing (None: nothing, or only its own).
+    The kernel kills the biggest page of the browser's memory cgroup, not the page that allocated last, and
+    a browser that dies takes every check on it: with other checks running, neither names the game."""
+    if not ev.shared:
+        return None
+    if ev.browser_died:
+        return "the browser died"
+    if ev.memory_kill:
+        return "the kernel killed a page of the browser for memory"
+    return None
 
 
 def assemble(static: StaticReport, report: PlayReport, *, criteria: Sequence[Criterion], build_id: str | None,
@@ -479,13 +513,20 @@ class QARunner:
         if self._closed:
             return _failed(build_id, "QARunner is closed: create a new one", started)
         try:
+            waiting = Waiting()
             future = asyncio.run_coroutine_threadsafe(
                 self._engine.check(Path(game_dir), entry, list(criteria), manifest, build_id,
-                                   Path(out_dir) if out_dir else None, list(controls), settings, film), self._loop)
+                                   Path(out_dir) if out_dir else None, list(controls), settings, film, waiting), self._loop)
         except RuntimeError as exc:
             return _failed(build_id, f"QA could not start: {exc}", started)
         try:
-            return future.result(timeout=settings.timeout_s + 2 * LAUNCH_TIMEOUT_S)
+            while True:  # a guard against a stuck loop: the time the check waited for its turn is no part of it
+                left = started + settings.timeout_s + 2 * LAUNCH_TIMEOUT_S + waiting.seconds() - time.monotonic()
+                try:
+                    return future.result(timeout=max(left, 0.0))
+                except concurrent.futures.TimeoutError:
+                    if left <= 0:
+                        raise  # else it waited for a turn meanwhile: the guard moves on by as much
         except concurrent.futures.TimeoutError:
             future.cancel()
             asyncio.run_coroutine_threadsafe(self._engine.restart(), self._loop)
