@@ -148,8 +148,8 @@ class PlayReport:
 
 
 class ContextPool:
-    """Fake-clock contexts kept open between checks, their tabs parked on a blank loopback page, so a
-    check starts by loading the game rather than by spawning renderers (a new tab costs about half a
+    """Fake-clock contexts kept open between checks, their tabs on a blank page (about:blank when new, the
+    wipe page when recycled), so a check starts by loading the game rather than by spawning renderers (a new tab costs about half a
     second of CPU, a reused one a navigation). A context goes back to the pool only after a clean
     check, and is recycled (the game left, everything it stored wiped, clock reset) between checks.
     Each check brings its own settings (a session's [settings.qa]); the pool keeps what the latest check
@@ -274,7 +274,7 @@ class ContextPool:
             while not self.closed and self._short(lane):
                 ctx = GameContext(self.browser, Evidence(), self.park_base, lane=lane, viewport=self.settings.viewport)
                 try:
-                    await ctx.open(self.settings.load_timeout_s, spare=lane.tabs, park_url=self.park_base + "index.html")
+                    await ctx.open(self.settings.load_timeout_s, spare=lane.tabs)
                 except (Hang, Aborted, PlaywrightError):
                     await ctx.close()
                     return

@@ -96,7 +96,8 @@ class _Engine:
         self.pool: ContextPool | None = None
         self._park_dir = tempfile.TemporaryDirectory(prefix="crumb-qa-park-")
         (Path(self._park_dir.name) / "index.html").write_text("<!doctype html><title>ready</title>")
-        self._park = self.fence.call(GameServer(Path(self._park_dir.name)).start)  # where the browser can reach it
+        # the origin a context's fence lets through while no game is in it: one that serves nothing of a game's
+        self._park = self.fence.call(GameServer(Path(self._park_dir.name)).start)
         self.fence.allow(self._park.port_in_use)
         self._lock = asyncio.Lock()
         self.turns = Turns()
