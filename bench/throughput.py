@@ -77,15 +77,17 @@ def sessions(root: Path) -> set[str]:
 
 
 def verdicts(root: Path, sids: set[str]) -> Counter[str]:
-    """How the sessions ended ("PASS", "PARTIAL", "done error", ...), and "QA error" for every QA check
-    that could not judge its game: a fast batch of failed checks is not throughput."""
+    """How the sessions ended ("PASS", "PARTIAL", "done error", ...), "QA error" for every QA check that
+    could not judge its game (a fast batch of failed checks is not throughput), and "QA rechecked" for
+    every check QA ran twice (a stall, or a page killed for memory in the shared browser: qa/turns.py)."""
     tally: Counter[str] = Counter()
     for sid in sids:
         transcript = root / "sessions" / sid / "transcript.jsonl"
         ended = outcome(root, replay_file(transcript))
         tally[str(ended["verdict"] or ended["done"])] += 1
-        tally.update("QA error" for event in read_events(transcript)
-                     if event["kind"] == "qa.result" and (event.get("data") or {}).get("error"))
+        for event in read_events(transcript):
+            data = (event.get("data") or {}) if event["kind"] == "qa.result" else {}
+            tally.update(["QA error"] * bool(data.get("error")) + ["QA rechecked"] * bool(data.get("rechecked")))
     return tally
 
 
