@@ -32,6 +32,25 @@ SCORE_UP = {"id": "score", "text": "The score goes up while playing",
 GOOD_CRITERIA = json.loads((GAMES / "good-criteria.json").read_text())["criteria"]
 
 
+HOARD = """<script>
+setTimeout(() => { const hoard = []; for (let i = 0; i < 64; i++) { const b = new Uint8Array(32 << 20); b.fill(7); hoard.push(b); } window.hoard = hoard; }, 50);
+</script></body>"""
+
+
+@pytest.fixture
+def memory_hog(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A game that hoards 2 GB of ArrayBuffers (outside V8's heap cap) 50 ms into its game time, and QA's
+    browser limit at 512 MB for the runners made from now on."""
+    from crumb.qa import limits
+
+    chromium_or_skip()
+    monkeypatch.setattr(limits, "MEMORY_MB", 512)
+    game = tmp_path / "ballast"
+    game.mkdir()
+    (game / "index.html").write_text((GAMES / "mini" / "index.html").read_text().replace("</body>", HOARD))
+    return game
+
+
 def chromium_or_skip() -> Path:
     try:
         return find_chromium()

@@ -16,7 +16,6 @@ import pytest
 from crumb.protocol.game import QAResult
 from crumb.qa import QARunner
 from tests.qa.conftest import FAST, GAMES, browser_pids, chromium_or_skip, criteria
-from tests.qa.test_fence import BALLAST
 from tests.wait import wait_until
 
 pytestmark = pytest.mark.timeout(300)
@@ -58,17 +57,9 @@ def test_a_browser_that_dies_under_two_checks_gets_each_checked_again_alone() ->
                 and "alone" in result.rechecked, result.rechecked
 
 
-def test_a_page_killed_for_memory_under_two_checks_fails_only_the_game_that_took_it(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_page_killed_for_memory_under_two_checks_fails_only_the_game_that_took_it(memory_hog: Path) -> None:
     """2 GB of ArrayBuffers under a 512 MB limit beside a good game's check: before, the good game got the
     `memory_limit` finding too (any kill in the browser's cgroup during a check was put on that check)."""
-    from crumb.qa import limits
-
-    chromium_or_skip()
-    monkeypatch.setattr(limits, "MEMORY_MB", 512)
-    hog = tmp_path / "ballast"
-    hog.mkdir()
-    (hog / "index.html").write_text((GAMES / "mini" / "index.html").read_text().replace("</body>", BALLAST))
     with QARunner(FAST) as qa:
         if not qa._engine.limits.active:
             pytest.skip(f"no cgroup here: {qa._engine.limits.why}")
@@ -76,7 +67,7 @@ def test_a_page_killed_for_memory_under_two_checks_fails_only_the_game_that_took
         kills = qa._engine.limits.kills()
         worker, good = in_thread(qa, GAMES / "mini")
         wait_until(lambda: bool(qa._engine.active), 60, "the good game's check to start")
-        bad = qa.check(hog, settings=SLOW)
+        bad = qa.check(memory_hog, settings=SLOW)
         worker.join(200)
         assert qa._engine.limits.kills() > kills, "the kernel killed nothing: nothing was tested"
     assert good["r"].ok and "memory_limit" not in codes(good["r"]) and "crash" not in codes(good["r"]), \
