@@ -149,11 +149,12 @@ class PlayReport:
 
 class ContextPool:
     """Fake-clock contexts kept open between checks, their tabs on a blank page (about:blank when new, the
-    wipe page when recycled), so a check starts by loading the game rather than by spawning renderers (a new tab costs about half a
-    second of CPU, a reused one a navigation). A context goes back to the pool only after a clean
-    check, and is recycled (the game left, everything it stored wiped, clock reset) between checks.
-    Each check brings its own settings (a session's [settings.qa]); the pool keeps what the latest check
-    asked for (its viewport, its probe tabs) and hands a check only contexts of the check's viewport."""
+    wipe page when recycled), so a check starts by loading the game rather than by spawning renderers (a
+    new tab costs about half a second of CPU, a reused one a navigation). A context goes back to the pool
+    only after a clean check, and is recycled (the game left, everything it stored wiped, clock reset)
+    between checks. Each check brings its own settings (a session's [settings.qa]); the pool keeps what
+    the latest check asked for (its viewport, its probe tabs) and hands a check only contexts of the
+    check's viewport."""
 
     def __init__(self, browser: Browser, settings: QASettings, park_base: str) -> None:
         self.browser, self.settings, self.park_base = browser, settings, park_base

@@ -94,9 +94,8 @@ class _Engine:
         self.stale = False  # a restart was asked for while checks ran: done when the last one ends
         self._watch: asyncio.Future | None = None
         self.pool: ContextPool | None = None
+        # the origin a context's fence lets through while no game is in it: an empty folder's, no game's
         self._park_dir = tempfile.TemporaryDirectory(prefix="crumb-qa-park-")
-        (Path(self._park_dir.name) / "index.html").write_text("<!doctype html><title>ready</title>")
-        # the origin a context's fence lets through while no game is in it: one that serves nothing of a game's
         self._park = self.fence.call(GameServer(Path(self._park_dir.name)).start)
         self.fence.allow(self._park.port_in_use)
         self._lock = asyncio.Lock()

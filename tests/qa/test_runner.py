@@ -103,7 +103,12 @@ def test_browser_killed_mid_check_still_gives_a_result_and_the_next_check_works(
         worker.join(60)
         result = holder["r"]
         assert not result.ok
-        assert result.error and "browser" in result.error, result.model_dump_json(indent=1)
+        # the browser's death is QA's error, not the game's; or, when QA's own process stood still meanwhile
+        # (a loaded machine: two busy loops beside this test saw it once in five), QA checked the game again
+        # on a fresh browser, and the result is that run's: this game's own hang
+        stalled = result.rechecked is not None and "stood still" in result.rechecked \
+            and [f.code for f in result.findings] == ["hang"]
+        assert (result.error and "browser" in result.error) or stalled, result.model_dump_json(indent=1)
         assert qa.check(GAMES / "mini").ok
     finally:
         qa.close()
