@@ -112,7 +112,9 @@ def descendants(pid: int) -> list[int]:
 
 
 def cmdline(pid: int) -> bytes:
-    """The process's command line, NUL-separated (empty once it is gone)."""
+    """The process's command line, NUL-separated: empty once it is gone, and also for a moment during an
+    exec, after Popen has returned (measured: 3 in 300 reads), so read it only of a process that has
+    shown it runs."""
     try:
         with open(f"/proc/{pid}/cmdline", "rb") as fh:
             return fh.read()

@@ -14,11 +14,16 @@ from tests.wait import wait_until
 
 pytestmark = pytest.mark.skipif(not os.path.isdir("/proc/self/task"), reason="Linux's /proc only")
 
-# a child that names itself like a trap for a naive parser, starts a grandchild, says its pid, then waits
+# a child that names itself like a trap for a naive parser, starts a grandchild, says its pid once the
+# grandchild runs, then waits. Popen returns as soon as the exec closes its close-on-exec pipe, which the
+# kernel does before it sets up the new command line: /proc/<pid>/cmdline is empty for that moment (a
+# loaded CI machine once read it there), so the grandchild says it runs first.
 TRAP = (
     "import subprocess, sys\n"
     "open('/proc/self/comm', 'w').write(') S 1 1 (x')\n"
-    "g = subprocess.Popen([sys.executable, '-c', 'import sys; sys.stdin.read()'], stdin=subprocess.PIPE)\n"
+    "g = subprocess.Popen([sys.executable, '-c', 'import sys; print(flush=True); sys.stdin.read()'],\n"
+    "                     stdin=subprocess.PIPE, stdout=subprocess.PIPE)\n"
+    "g.stdout.readline()\n"
     "print(g.pid, flush=True)\n"
     "sys.stdin.read()\n"
 )
