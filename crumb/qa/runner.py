@@ -260,10 +260,10 @@ class _Engine:
 
     async def check(self, game_dir: Path, entry: str, criteria: Sequence[Criterion], manifest: Manifest | None,
                     build_id: str | None, out_dir: Path | None, controls: Sequence[str],
-                    settings: QASettings, film: str = "film", waiting: Waiting | None = None) -> QAResult:
-        """One check under `settings` (the session's own [settings.qa]); the browser is shared."""
+                    settings: QASettings, film: str, waiting: Waiting) -> QAResult:
+        """One check under `settings` (the session's own [settings.qa]); the browser is shared. The caller
+        passes `waiting` in to read it while the check runs (its guard gives back the time spent waiting)."""
         started, stalled_before, starting_before = time.monotonic(), self.stalled, self.starting
-        waiting = waiting or Waiting()
 
         def used() -> float:
             """Seconds of the budget spent: not counting time the machine stood still, time QA spent
