@@ -76,7 +76,7 @@ lint: $(STAMP) ## ruff over the code and tests, mypy --strict on the typed core,
 test: setup agents lint ## lint, then the whole test suite (real Chromium, real files, real processes)
 	$(BIN)/python -m pytest -n 2 --dist loadfile $(PYTEST_ARGS)
 
-quick: setup lint ## the inner loop: lint, then the tests not marked browser, slow or chaos_long (2133 of 2575)
+quick: setup lint ## the inner loop: lint, then the tests not marked browser, slow or chaos_long (five in six of them)
 	$(BIN)/python -m pytest -n 2 --dist loadfile -q -m "not browser and not slow and not chaos_long" $(PYTEST_ARGS)
 
 bench: setup ## run the benchmarks under bench/ and print figures with their baselines
