@@ -60,9 +60,9 @@ class Turns:
         try:
             yield
         finally:
+            if alone:  # given back before any await: a check cancelled here cannot keep its turn for ever
+                self.alone = False
+            else:
+                self.together -= 1
             async with self._changed:
-                if alone:
-                    self.alone = False
-                else:
-                    self.together -= 1
                 self._changed.notify_all()

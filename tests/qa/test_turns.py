@@ -78,3 +78,32 @@ def test_a_cancelled_wait_to_run_alone_lets_the_checks_behind_it_go() -> None:
         return got
 
     assert asyncio.run(scenario())
+
+
+def test_a_check_cancelled_as_it_ends_its_turn_still_gives_the_turn_back() -> None:
+    """The caller's guard cancels a check that overran; cancelled again while it waited to say its turn is
+    over, it must still give the turn back, or a later check that must run alone would wait for ever."""
+    async def scenario() -> bool:
+        turns = Turns()
+        held = asyncio.Event()
+
+        async def hold() -> None:
+            async with turns.take(Waiting()):
+                await held.wait()
+
+        running = asyncio.ensure_future(hold())
+        await asyncio.sleep(0)
+        async with turns._changed:  # someone else has the turns' lock as the check ends
+            running.cancel()  # the check's turn is ending: it waits for that lock...
+            for _ in range(3):
+                await asyncio.sleep(0)
+            running.cancel()  # ...and is cancelled again there
+            await asyncio.gather(running, return_exceptions=True)
+
+        async def alone() -> bool:
+            async with turns.take(Waiting(), alone=True):
+                return True
+
+        return await asyncio.wait_for(alone(), 5)
+
+    assert asyncio.run(scenario())
