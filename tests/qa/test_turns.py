@@ -42,6 +42,17 @@ async def _scenario() -> list[str]:
     return log
 
 
+def _holding(turns: Turns) -> tuple[asyncio.Future[None], asyncio.Event]:
+    """A check that runs on the browser until the event is set."""
+    held = asyncio.Event()
+
+    async def hold() -> None:
+        async with turns.take(Waiting()):
+            await held.wait()
+
+    return asyncio.ensure_future(hold()), held
+
+
 def test_a_check_alone_waits_for_the_running_ones_and_keeps_new_ones_off() -> None:
     assert asyncio.run(_scenario()) == ["a in", "a released", "a out", "solo in", "solo released", "solo out",
                                         "b in", "b out"]
@@ -50,13 +61,7 @@ def test_a_check_alone_waits_for_the_running_ones_and_keeps_new_ones_off() -> No
 def test_a_cancelled_wait_to_run_alone_lets_the_checks_behind_it_go() -> None:
     async def scenario() -> bool:
         turns = Turns()
-        held = asyncio.Event()
-
-        async def hold() -> None:
-            async with turns.take(Waiting()):
-                await held.wait()
-
-        running = asyncio.ensure_future(hold())
+        running, held = _holding(turns)
         await asyncio.sleep(0)
 
         async def alone() -> None:
@@ -85,13 +90,7 @@ def test_a_check_cancelled_as_it_ends_its_turn_still_gives_the_turn_back() -> No
     over, it must still give the turn back, or a later check that must run alone would wait for ever."""
     async def scenario() -> bool:
         turns = Turns()
-        held = asyncio.Event()
-
-        async def hold() -> None:
-            async with turns.take(Waiting()):
-                await held.wait()
-
-        running = asyncio.ensure_future(hold())
+        running, _ = _holding(turns)
         await asyncio.sleep(0)
         async with turns._changed:  # someone else has the turns' lock as the check ends
             running.cancel()  # the check's turn is ending: it waits for that lock...
