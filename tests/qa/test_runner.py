@@ -6,6 +6,7 @@ import asyncio
 import os
 import signal
 import threading
+import time
 from pathlib import Path
 
 import msgspec
@@ -81,7 +82,15 @@ def test_playwrights_driver_keeps_its_compiled_code_in_crumbs_cache_unless_told_
     with QARunner(FAST) as qa:
         assert qa.warm()
         assert driver_env(qa)["NODE_COMPILE_CACHE"] == str(cache)
-    wait_until(lambda: any(f.is_file() for f in cache.rglob("*")), 10, f"node to write its compiled code under {cache}")
+        driver = qa._engine.driver_pid
+        closing = time.monotonic()
+    closed_in = time.monotonic() - closing
+    try:  # node writes it as the driver exits, which closing the runner waits for (up to CLOSE_TIMEOUT_S)
+        wait_until(lambda: any(f.is_file() for f in cache.rglob("*")), 10, f"node to write its compiled code under {cache}")
+    except AssertionError as exc:  # it failed once on a loaded machine, its output lost: say what was seen
+        raise AssertionError(f"{exc}; the runner took {closed_in:.1f} s to close, the driver "
+                             f"(pid {driver}) is {'still running' if driver and procfs.alive(driver) else 'gone'}, "
+                             f"and the cache folder holds {sum(1 for _ in cache.rglob('*'))} entries") from None
     monkeypatch.setenv("NODE_COMPILE_CACHE", str(tmp_path / "mine"))
     with QARunner(FAST) as qa:
         assert qa.warm()
