@@ -76,6 +76,13 @@ TASK_CPUS = 0.5
 ATTEMPTS = ".crumb-ray/attempts.jsonl"  # in a worker-local root: one line per attempt (pid, node, time)
 MAX_RETRIES = 3
 START_ATTEMPTS = 3  # starts of a local cluster before its raylet start time-out is final
+# A local cluster's raylet holds the first driver's registration until it has prestarted one worker per
+# CPU; a worker slower to start than Ray's 60 s register time-out (a loaded machine) is killed, the count is
+# never reached, and ray.init waits forever in C++ where no signal reaches it (ray-project/ray#40131; seen
+# here at load 50, and reproduced by tests/batch/test_ray_executor.py's slow-worker test). Without the
+# prestart a slow worker fails its task instead (Ray retries it, then the cell gets the error); the start
+# and first task of a quiet 2-CPU cluster took the same time either way (2.3-3.4 s, three pairs).
+NO_FIRST_DRIVER_PRESTART: dict[str, Any] = {"prestart_worker_first_driver": False}
 
 
 class RayUnavailable(RuntimeError):
@@ -165,7 +172,8 @@ def start_local(cpus: int | None = None, slots: int | None = None) -> None:
     for attempt in range(START_ATTEMPTS):
         try:
             ray.init(address="local", num_cpus=n, resources={BROWSER: browsers}, runtime_env=runtime_env(),
-                     _node_ip_address="127.0.0.1", log_to_driver=False, include_dashboard=False, configure_logging=False)
+                     _node_ip_address="127.0.0.1", log_to_driver=False, include_dashboard=False, configure_logging=False,
+                     _system_config=NO_FIRST_DRIVER_PRESTART)
             return
         except Exception as e:  # Ray raises a bare Exception when its raylet misses a fixed 30 s start window
             if "timed out during startup" not in str(e) or attempt == START_ATTEMPTS - 1:

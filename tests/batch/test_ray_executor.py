@@ -39,7 +39,9 @@ from tests.wait import wait_until
 ray = pytest.importorskip("ray", reason="Ray is not installed: `make setup` installs the ray extra (pip install -e '.[ray]')")
 rx = pytest.importorskip("crumb.batch.ray_executor")
 
-pytestmark = [pytest.mark.browser, pytest.mark.slow]
+# Ray's C++ can block the main thread where pytest-timeout's SIGALRM never reaches it (a hung ray.init once
+# kept a whole run from ending): the thread method ends this process instead, and xdist reports the test
+pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.timeout(300, method="thread")]
 
 REPO = Path(__file__).resolve().parents[2]
 PLAN = BatchPlan(pitches=["60-second snake", "pong to 5 points"],
@@ -58,6 +60,33 @@ def cluster() -> Iterator[None]:
     rx.start_local(cpus=2)
     yield
     ray.shutdown()
+
+
+SLOW_WORKER = """import os, sys, time
+if any("default_worker" in a for a in sys.argv):  # a Ray worker process, not the driver
+    time.sleep(float(os.environ["CRUMB_TEST_WORKER_DELAY"]))
+"""
+
+
+def test_a_local_cluster_starts_when_its_workers_are_slower_to_start_than_ray_waits(tmp_path: Path) -> None:
+    """A loaded machine as Ray sees it: every worker takes longer to start than the raylet's register
+    time-out (shrunk from 60 s to 2 s, the workers delayed 4 s by a sitecustomize). Ray's default
+    prestart would make ray.init wait forever for workers it has killed (ray-project/ray#40131); the
+    local cluster CRUMB starts is up, with its browser slots, within the deadline."""
+    (tmp_path / "sitecustomize.py").write_text(SLOW_WORKER)
+    env = {**os.environ, "PYTHONPATH": str(tmp_path), "CRUMB_TEST_WORKER_DELAY": "4",
+           "RAY_worker_register_timeout_seconds": "2"}
+    start = ("import ray; from crumb.batch import ray_executor as rx; rx.start_local(cpus=2); "
+             "print('up', ray.cluster_resources().get(rx.BROWSER), flush=True); ray.shutdown()")
+    proc = subprocess.Popen([sys.executable, "-c", start], cwd=REPO, env=env, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, start_new_session=True)
+    try:
+        out, err = proc.communicate(timeout=180)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)  # the driver and the cluster it started, none of anyone else's
+        out, err = proc.communicate()
+        pytest.fail(f"ray.init did not return within 180 s with slow workers:\n{err[-2000:]}")
+    assert proc.returncode == 0 and out.split() == ["up", "4.0"], err[-2000:]
 
 
 def crumb_run(root: Path, cell: Cell) -> tuple[Path, dict[str, Any]]:
