@@ -103,6 +103,7 @@ class _Engine:
         self.stalled = 0.0  # seconds this loop stood still, in all (see monitor)
         self.starting = 0.0  # seconds spent stopping and starting the browser, in all: QA's own time, not a game's
         self._monitor: asyncio.Task[None] | None = None
+        self._restarts: set[asyncio.Future[None]] = set()  # restarts a cancelled check left to run (_restart_soon)
 
     def sched_counts(self) -> Counts:
         """The scheduler's counts of the browser's threads and of QA's own (this process's, Playwright's
@@ -241,6 +242,12 @@ class _Engine:
             finally:
                 self.starting += time.monotonic() - began
 
+    def _restart_soon(self) -> None:
+        """restart() in a task of its own, kept until it ends (the loop holds tasks only weakly)."""
+        task = asyncio.ensure_future(self.restart())
+        self._restarts.add(task)
+        task.add_done_callback(self._restarts.discard)
+
     async def close(self) -> None:
         if self._monitor is not None:
             self._monitor.cancel()
@@ -321,6 +328,7 @@ class _Engine:
         ev = Evidence(sched=self.sched_counts)
         report = PlayReport(ev=ev)
         error: str | None = None
+        cancelled = False
         if self.active:  # a kill or a death from now on cannot be told apart between these checks' games
             ev.shared = True
             for other in self.active:
@@ -353,6 +361,9 @@ class _Engine:
             ev.restart_browser = True
         except BrowserNotFound:
             raise  # not a finding about the game: the caller says QA cannot run here
+        except asyncio.CancelledError:  # the runner's guard gave up on this check: its game may still run
+            cancelled = ev.restart_browser = True
+            raise
         except Aborted as exc:  # the check was stopped from outside the game: the browser went away
             error = "the browser died during QA" if ev.browser_died else f"QA stopped: {exc}"
             ev.restart_browser = True
@@ -364,7 +375,9 @@ class _Engine:
             ev.restart_browser = True
         finally:
             self.active.discard(ev)
-            if self.pool is not None and not self.active and not (self.stale or ev.restart_browser):
+            if cancelled:  # this task is being cancelled, so the restart must be a task of its own
+                self._restart_soon()
+            elif self.pool is not None and not self.active and not (self.stale or ev.restart_browser):
                 self.pool.refill(grow=True)  # between checks: contexts for the next one (shaped like this one)
         if ev.browser_died:
             error = error or "the browser died during QA"

@@ -161,6 +161,41 @@ def test_a_check_that_times_out_does_not_pull_the_browser_from_under_another() -
         qa.close()
 
 
+def test_a_check_the_guard_gives_up_on_leaves_no_game_running(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The runner's guard cancels a check that outran its budget and asks for a restart, while the check
+    is still on the browser (the restart then waits for it). The cancelled check's contexts could not be
+    closed (their close hung: a loaded machine), so its game still runs: the browser must go once the
+    check is gone, not wait for some later check (a loaded run once saw two hung games' renderers spin for
+    20 minutes beside the suite)."""
+    from crumb.qa import page
+    from crumb.qa.turns import Waiting
+
+    chromium_or_skip()
+    qa = QARunner(FAST)
+    try:
+        assert qa.check(GAMES / "mini").ok  # the browser is up and warm
+        old = browser_pids(qa._engine.driver_pid)
+
+        async def hung_close(self: page.GameContext, timeout: float = 3.0) -> bool:
+            self.context = None  # left open in the browser, its game with it
+            return False
+        monkeypatch.setattr(page.GameContext, "close", hung_close)
+        slow = msgspec.structs.replace(FAST, probe_timeout_s=30.0, timeout_s=60.0)
+        future = asyncio.run_coroutine_threadsafe(qa._engine.check(
+            GAMES / "loop_after_start", "index.html", [], None, None, None, [], slow, "film", Waiting()), qa._loop)
+        wait_until(lambda: bool(qa._engine.active), 30, "the check to start")
+        future.cancel()  # as QARunner.check's guard does when a check overruns
+        asyncio.run_coroutine_threadsafe(qa._engine.restart(), qa._loop)
+        wait_until(lambda: not qa._engine.active, 30, "the cancelled check to leave the browser")
+        assert future.cancelled()
+        wait_until(lambda: not [p for p in old if Path(f"/proc/{p}").exists()], 30,
+                   f"the browser the cancelled check left its game in ({old}) to exit")
+        monkeypatch.undo()
+        assert qa.check(GAMES / "mini").ok
+    finally:
+        qa.close()
+
+
 def cmdline(pid: int) -> bytes:
     """A process's argv; a helper that exits meanwhile (a renderer of a closed tab) reads as a helper."""
     try:
