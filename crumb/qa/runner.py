@@ -104,6 +104,7 @@ class _Engine:
         self.starting = 0.0  # seconds spent stopping and starting the browser, in all: QA's own time, not a game's
         self._monitor: asyncio.Task[None] | None = None
         self._restarts: set[asyncio.Future[None]] = set()  # restarts a cancelled check left to run (_restart_soon)
+        self.closing = False
 
     def sched_counts(self) -> Counts:
         """The scheduler's counts of the browser's threads and of QA's own (this process's, Playwright's
@@ -243,12 +244,16 @@ class _Engine:
                 self.starting += time.monotonic() - began
 
     def _restart_soon(self) -> None:
-        """restart() in a task of its own, kept until it ends (the loop holds tasks only weakly)."""
+        """restart() in a task of its own, kept until it ends (the loop holds tasks only weakly); none once
+        close() has begun, which stops the browser itself and then the loop."""
+        if self.closing:
+            return
         task = asyncio.ensure_future(self.restart())
         self._restarts.add(task)
         task.add_done_callback(self._restarts.discard)
 
     async def close(self) -> None:
+        self.closing = True
         if self._monitor is not None:
             self._monitor.cancel()
             await asyncio.gather(self._monitor, return_exceptions=True)
@@ -542,10 +547,17 @@ class QARunner:
                         raise  # else it waited for a turn meanwhile: the guard moves on by as much
         except concurrent.futures.TimeoutError:
             future.cancel()
-            asyncio.run_coroutine_threadsafe(self._engine.restart(), self._loop)
+            if not self._closed:  # else close() stops the browser itself, and then closes the loop
+                restart = self._engine.restart()
+                try:
+                    asyncio.run_coroutine_threadsafe(restart, self._loop)
+                except RuntimeError:  # closed meanwhile
+                    restart.close()
             return _failed(build_id, f"QA timed out after {settings.timeout_s:g} s", started, code="timeout")
         except BrowserNotFound:
             raise
+        except concurrent.futures.CancelledError:  # close() ended the checks still running
+            return _failed(build_id, "QA stopped: the QA runner was closed during the check", started)
         except Exception as exc:
             return _failed(build_id, f"QA failed: {type(exc).__name__}: {exc}", started)
 
@@ -560,6 +572,8 @@ class QARunner:
             pass
         self._loop.call_soon_threadsafe(self._loop.stop)
         self._thread.join(timeout=CLOSE_TIMEOUT_S)
+        if not self._thread.is_alive():
+            self._loop.close()  # its selector and wake-up pipe: three descriptors per runner
         self.fence.close()
 
     def __enter__(self) -> QARunner:

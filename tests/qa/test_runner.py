@@ -196,6 +196,29 @@ def test_a_check_the_guard_gives_up_on_leaves_no_game_running(monkeypatch: pytes
         qa.close()
 
 
+def test_closing_the_runner_during_a_check_says_so_and_leaves_nothing_running() -> None:
+    """The daemon stopping while a game is being checked closes its runner under the check: the check
+    comes back as QA's own stop, in words (not 'QA failed: CancelledError'), no browser process is left,
+    and the runner's event loop is closed with it."""
+    chromium_or_skip()
+    qa = QARunner(FAST)
+    try:
+        assert qa.check(GAMES / "mini").ok
+        mine = browser_pids(qa._engine.driver_pid)
+        holder: dict = {}
+        worker = threading.Thread(target=lambda: holder.update(r=qa.check(GAMES / "loop_after_start")))
+        worker.start()
+        wait_until(lambda: bool(qa._engine.active), 30, "the check to start")
+    finally:
+        qa.close()
+    worker.join(60)
+    result = holder["r"]
+    assert not result.ok and result.error == "QA stopped: the QA runner was closed during the check", result.error
+    assert [f.code for f in result.findings] == ["crash"]
+    wait_until(lambda: not [p for p in mine if Path(f"/proc/{p}").exists()], 10, f"chromium processes {mine} to exit")
+    assert qa._loop.is_closed()
+
+
 def cmdline(pid: int) -> bytes:
     """A process's argv; a helper that exits meanwhile (a renderer of a closed tab) reads as a helper."""
     try:
