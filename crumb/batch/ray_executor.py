@@ -80,8 +80,9 @@ START_ATTEMPTS = 3  # starts of a local cluster before its raylet start time-out
 # CPU; a worker slower to start than Ray's 60 s register time-out (a loaded machine) is killed, the count is
 # never reached, and ray.init waits forever in C++ where no signal reaches it (ray-project/ray#40131; seen
 # here at load 50, and reproduced by tests/batch/test_ray_executor.py's slow-worker test). Without the
-# prestart a slow worker fails its task instead (Ray retries it, then the cell gets the error); the start
-# and first task of a quiet 2-CPU cluster took the same time either way (2.3-3.4 s, three pairs).
+# prestart a worker that will not start fails its task instead (after five tries), as the cell's error. A quiet
+# 2-CPU cluster's ray.init plus a first task took the same either way: 3.1-4.4 s with it, 2.9-4.0 s without
+# (three alternating pairs).
 NO_FIRST_DRIVER_PRESTART: dict[str, Any] = {"prestart_worker_first_driver": False}
 
 
