@@ -188,7 +188,7 @@ def test_a_check_the_guard_gives_up_on_leaves_no_game_running(monkeypatch: pytes
         asyncio.run_coroutine_threadsafe(qa._engine.restart(), qa._loop)
         wait_until(lambda: not qa._engine.active, 30, "the cancelled check to leave the browser")
         assert future.cancelled()
-        wait_until(lambda: not [p for p in old if Path(f"/proc/{p}").exists()], 30,
+        wait_until(lambda: not [p for p in old if Path(f"/proc/{p}").exists()], 60,  # a polite stop: up to 3 x 5 s, then the kill
                    f"the browser the cancelled check left its game in ({old}) to exit")
         monkeypatch.undo()
         assert qa.check(GAMES / "mini").ok
