@@ -366,7 +366,7 @@ class _Engine:
             ev.restart_browser = True
         except BrowserNotFound:
             raise  # not a finding about the game: the caller says QA cannot run here
-        except asyncio.CancelledError:  # the runner's guard gave up on this check: its game may still run
+        except asyncio.CancelledError:  # the runner's guard gave up on this check (or close() ended it): its game may still run
             cancelled = ev.restart_browser = True
             raise
         except Aborted as exc:  # the check was stopped from outside the game: the browser went away

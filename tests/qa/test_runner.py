@@ -197,9 +197,9 @@ def test_a_check_the_guard_gives_up_on_leaves_no_game_running(monkeypatch: pytes
 
 
 def test_closing_the_runner_during_a_check_says_so_and_leaves_nothing_running() -> None:
-    """The daemon stopping while a game is being checked closes its runner under the check: the check
-    comes back as QA's own stop, in words (not 'QA failed: CancelledError'), no browser process is left,
-    and the runner's event loop is closed with it."""
+    """A runner closed while a check runs on it (its owner shutting down: the daemon waits for its checks
+    first, a program using QARunner need not): the check comes back as QA's own stop, in words (not 'QA
+    failed: CancelledError'), no browser process is left, and the runner's event loop is closed with it."""
     chromium_or_skip()
     qa = QARunner(FAST)
     try:
