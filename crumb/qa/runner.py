@@ -367,7 +367,7 @@ class _Engine:
         except BrowserNotFound:
             raise  # not a finding about the game: the caller says QA cannot run here
         except asyncio.CancelledError:  # the runner's guard gave up on this check (or close() ended it): its game may still run
-            cancelled = ev.restart_browser = True
+            cancelled = True
             raise
         except Aborted as exc:  # the check was stopped from outside the game: the browser went away
             error = "the browser died during QA" if ev.browser_died else f"QA stopped: {exc}"
