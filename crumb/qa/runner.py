@@ -42,6 +42,8 @@ CLOSE_TIMEOUT_S = 5.0
 WATCH_INTERVAL_S = 0.25  # how often a running browser's process is looked at
 STALL_TICK_S = 0.25  # the stall monitor's beat
 STALL_MIN_S = 1.0  # a beat this late means QA's own process (or the whole machine) stood still
+GUARD_SLACK_S = 2 * LAUNCH_TIMEOUT_S  # the runner's guard waits this much past a check's budget (a browser restart or two)
+GUARD_TICK_S = 1.0  # the guard's beat: it counts the time the machine stood still between beats
 SCREENSHOTS = ("start", "input", "end")
 
 
@@ -538,13 +540,7 @@ class QARunner:
         except RuntimeError as exc:
             return _failed(build_id, f"QA could not start: {exc}", started)
         try:
-            while True:  # a guard against a stuck loop: the time the check waited for its turn is no part of it
-                left = started + settings.timeout_s + 2 * LAUNCH_TIMEOUT_S + waiting.seconds() - time.monotonic()
-                try:
-                    return future.result(timeout=max(left, 0.0))
-                except concurrent.futures.TimeoutError:
-                    if left <= 0:
-                        raise  # else it waited for a turn meanwhile: the guard moves on by as much
+            return _guard(future, started + settings.timeout_s + GUARD_SLACK_S, waiting)
         except concurrent.futures.TimeoutError:
             future.cancel()
             if not self._closed:  # else close() stops the browser itself, and then closes the loop
@@ -581,6 +577,25 @@ class QARunner:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def _guard(future: concurrent.futures.Future[QAResult], deadline: float, waiting: Waiting) -> QAResult:
+    """The check's result, or TimeoutError once `deadline` (monotonic) has passed: a guard against a loop
+    that is stuck for good. It moves on by the time the check waited for its turn, and by the time the
+    machine stood still: a beat this thread slept past means nothing here ran, not QA and not the game
+    (a spinning renderer has made this kernel run nothing else for a minute; see docs/design.md)."""
+    stood = 0.0
+    while True:
+        left = deadline + waiting.seconds() + stood - time.monotonic()
+        if left <= 0:
+            raise concurrent.futures.TimeoutError
+        beat, nap = time.monotonic(), min(left, GUARD_TICK_S)
+        try:
+            return future.result(timeout=nap)
+        except concurrent.futures.TimeoutError:
+            late = time.monotonic() - beat - nap
+            if late >= STALL_MIN_S:
+                stood += late
 
 
 def _failed(build_id: str | None, error: str, started: float, code: str = "crash") -> QAResult:

@@ -227,6 +227,36 @@ def cmdline(pid: int) -> bytes:
         return b"--type=gone"
 
 
+def test_a_machine_that_stands_still_during_a_check_does_not_time_it_out(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The whole machine can stop running QA for a minute (this kernel did, while a hung game's renderers
+    spun): the runner's guard must not count that time against the check, as the check's own budget
+    does not. Here QA's process is stopped (SIGSTOP) for longer than the guard's whole limit, mid-check;
+    before, the guard gave up on a good game: 'QA timed out'."""
+    import subprocess
+
+    from crumb.qa import runner as qa_runner
+
+    chromium_or_skip()
+    monkeypatch.setattr(qa_runner, "GUARD_SLACK_S", 1.0)
+    short = msgspec.structs.replace(FAST, timeout_s=12.0)  # the guard gives up 13 s after the check began
+    qa = QARunner(short)
+    try:
+        assert qa.warm()
+        holder: dict = {}
+        worker = threading.Thread(target=lambda: holder.update(r=qa.check(GAMES / "mini")))
+        worker.start()
+        wait_until(lambda: bool(qa._engine.active), 30, "the check to start")
+        me = os.getpid()
+        freezer = subprocess.Popen(["sh", "-c", f"kill -STOP {me}; sleep 16; kill -CONT {me}"])
+        freezer.wait()
+        worker.join(60)
+        result = holder["r"]
+        assert result.duration_ms >= 16_000, f"the check ended before the stop ({result.duration_ms} ms): nothing was tested"
+        assert result.ok and result.error is None, result.model_dump_json(indent=1)
+    finally:
+        qa.close()
+
+
 def test_missing_browser_is_a_result_not_an_exception(tmp_path: Path) -> None:
     result = run_qa(GAMES / "mini", chromium=tmp_path / "no-such-chromium")
     assert not result.ok and result.static_ok and not result.loaded
