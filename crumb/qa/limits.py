@@ -6,6 +6,11 @@ started through a wrapper that joins a memory cgroup (`memory.limit_in_bytes`) a
 (`pids.max`) made for this runner: past the limit the kernel kills the biggest renderer, the page
 crashes, and QA adds a `memory_limit` finding naming the limit. cgroup v1 or v2, as root; where neither
 can be made, `why` says so and the browser runs unlimited (the V8 heap cap still holds).
+
+The same wrapper puts the browser's session (its own: Playwright starts it detached, so the kernel gives
+it an autogroup of its own) at nice AUTOGROUP_NICE. On these machines (kernel 6.18) two renderers
+spinning in a hung game's endless loop, in an autogroup at nice 0, made the kernel run nothing else for
+up to a minute at a time; at nice 5 that did not happen (docs/design.md). It needs no privilege.
 """
 
 from __future__ import annotations
@@ -18,6 +23,7 @@ from pathlib import Path
 
 MEMORY_MB = int(os.environ.get("CRUMB_QA_MEMORY_MB", "2048"))  # the whole browser: every tab of every check
 MAX_PIDS = int(os.environ.get("CRUMB_QA_MAX_PIDS", "512"))
+AUTOGROUP_NICE = 5  # the browser's autogroup: 1 still let a hung game's renderers stall the machine, 5 did not
 _V1, _V2 = Path("/sys/fs/cgroup"), Path("/sys/fs/cgroup")
 
 
@@ -51,15 +57,18 @@ class BrowserLimits:
         return self.memory is not None
 
     def wrap(self, exe: Path) -> Path:
-        """An executable that joins the cgroups, then becomes `exe` (same pid: Playwright's pipes hold)."""
-        if not self.active or not (exe.is_file() and os.access(exe, os.X_OK)):
+        """An executable that sets its autogroup's nice and joins the cgroups, then becomes `exe` (same pid:
+        Playwright's pipes hold). A kernel without autogroups just skips the nice."""
+        if not (exe.is_file() and os.access(exe, os.X_OK)):
             return exe  # a browser that cannot start keeps Playwright's own error, which names the path
         if self._dir is None:
             self._dir = tempfile.TemporaryDirectory(prefix="crumb-qa-limits-")
-        joins = [f"echo $$ > {shlex.quote(str(folder / 'cgroup.procs'))}" for folder in (self.memory, self.pids) if folder]
+        joins = [f"echo $$ > {shlex.quote(str(folder / 'cgroup.procs'))} || exit 125\n"
+                 for folder in (self.memory, self.pids) if folder]
         script = Path(self._dir.name) / exe.name
-        script.write_text("#!/bin/sh\n" + " || exit 125\n".join(joins) + " || exit 125\n"
-                          f"exec {shlex.quote(str(exe))} \"$@\"\n")
+        script.write_text("#!/bin/sh\n"
+                          f"{{ echo {AUTOGROUP_NICE} > /proc/self/autogroup; }} 2>/dev/null\n"
+                          + "".join(joins) + f"exec {shlex.quote(str(exe))} \"$@\"\n")
         script.chmod(0o700)
         return script
 

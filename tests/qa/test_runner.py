@@ -257,6 +257,26 @@ def test_a_machine_that_stands_still_during_a_check_does_not_time_it_out(monkeyp
         qa.close()
 
 
+def test_the_browser_and_its_renderers_run_in_an_autogroup_of_their_own_at_a_lower_share() -> None:
+    """Two renderers spinning at nice 0 in the browser's autogroup made this kernel run nothing else for
+    up to a minute (docs/design.md); at AUTOGROUP_NICE they did not. Every process of the browser, the
+    renderers forked later too, is in that group, and this process's group is left as it was."""
+    from crumb.qa.limits import AUTOGROUP_NICE
+
+    chromium_or_skip()
+    if not Path("/proc/self/autogroup").exists():
+        pytest.skip("this kernel has no autogroups")
+    mine = Path("/proc/self/autogroup").read_text()
+    with QARunner(FAST) as qa:
+        assert qa.check(GAMES / "mini").ok  # renderers exist now
+        pids = browser_pids(qa._engine.driver_pid)
+        renderers = [p for p in pids if b"--type=renderer" in cmdline(p)]
+        assert renderers, f"no renderer among the browser's processes {pids}"
+        groups = {Path(f"/proc/{p}/autogroup").read_text() for p in pids if Path(f"/proc/{p}").exists()}
+    assert len(groups) == 1 and groups.pop().split()[-2:] == ["nice", str(AUTOGROUP_NICE)], groups
+    assert Path("/proc/self/autogroup").read_text() == mine
+
+
 def test_missing_browser_is_a_result_not_an_exception(tmp_path: Path) -> None:
     result = run_qa(GAMES / "mini", chromium=tmp_path / "no-such-chromium")
     assert not result.ok and result.static_ok and not result.loaded
