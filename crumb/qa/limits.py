@@ -7,10 +7,10 @@ started through a wrapper that joins a memory cgroup (`memory.limit_in_bytes`) a
 crashes, and QA adds a `memory_limit` finding naming the limit. cgroup v1 or v2, as root; where neither
 can be made, `why` says so and the browser runs unlimited (the V8 heap cap still holds).
 
-The same wrapper puts the browser's session (its own: Playwright starts it detached, so the kernel gives
-it an autogroup of its own) at nice AUTOGROUP_NICE. On these machines (kernel 6.18) two renderers
-spinning in a hung game's endless loop, in an autogroup at nice 0, made the kernel run nothing else for
-up to a minute at a time; at nice 5 that did not happen (docs/design.md). It needs no privilege.
+The browser's share of the CPU is lowered too (`lower_share`): Playwright starts it detached, so the
+kernel gives its session an autogroup of its own. On these machines (kernel 6.18) two renderers spinning
+in a hung game's endless loop, in an autogroup at nice 0, made the kernel run nothing else for up to a
+minute at a time; at nice 5 that did not happen (docs/design.md). It needs no privilege.
 """
 
 from __future__ import annotations
@@ -57,18 +57,15 @@ class BrowserLimits:
         return self.memory is not None
 
     def wrap(self, exe: Path) -> Path:
-        """An executable that sets its autogroup's nice and joins the cgroups, then becomes `exe` (same pid:
-        Playwright's pipes hold). A kernel without autogroups just skips the nice."""
-        if not (exe.is_file() and os.access(exe, os.X_OK)):
+        """An executable that joins the cgroups, then becomes `exe` (same pid: Playwright's pipes hold)."""
+        if not self.active or not (exe.is_file() and os.access(exe, os.X_OK)):
             return exe  # a browser that cannot start keeps Playwright's own error, which names the path
         if self._dir is None:
             self._dir = tempfile.TemporaryDirectory(prefix="crumb-qa-limits-")
-        joins = [f"echo $$ > {shlex.quote(str(folder / 'cgroup.procs'))} || exit 125\n"
-                 for folder in (self.memory, self.pids) if folder]
+        joins = [f"echo $$ > {shlex.quote(str(folder / 'cgroup.procs'))}" for folder in (self.memory, self.pids) if folder]
         script = Path(self._dir.name) / exe.name
-        script.write_text("#!/bin/sh\n"
-                          f"{{ echo {AUTOGROUP_NICE} > /proc/self/autogroup; }} 2>/dev/null\n"
-                          + "".join(joins) + f"exec {shlex.quote(str(exe))} \"$@\"\n")
+        script.write_text("#!/bin/sh\n" + " || exit 125\n".join(joins) + " || exit 125\n"
+                          f"exec {shlex.quote(str(exe))} \"$@\"\n")
         script.chmod(0o700)
         return script
 
@@ -95,6 +92,19 @@ class BrowserLimits:
                     pass
         if self._dir is not None:
             self._dir.cleanup()
+
+
+def lower_share(pid: int, nice: int = AUTOGROUP_NICE) -> bool:
+    """Set the autogroup of process `pid` (its session's group: its renderers, forked later, join it) to
+    `nice`; never this process's own group. False where there are no autogroups, or it was refused."""
+    try:
+        theirs = Path(f"/proc/{pid}/autogroup")
+        if theirs.read_text().split()[0] == Path("/proc/self/autogroup").read_text().split()[0]:
+            return False
+        theirs.write_text(str(nice))
+        return True
+    except (OSError, IndexError):
+        return False
 
 
 def open_limits(tag: str) -> BrowserLimits:

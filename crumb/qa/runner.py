@@ -28,7 +28,7 @@ from crumb.qa.boot import QAThread, start_driver
 from crumb.qa.browser import BrowserNotFound, find_chromium, launch_args
 from crumb.qa.fence import Fence
 from crumb.qa.film import save_film, write_entry
-from crumb.qa.limits import open_limits
+from crumb.qa.limits import lower_share, open_limits
 from crumb.qa.page import Aborted, Evidence, Hang
 from crumb.qa.play import ContextPool, PlayReport, play
 from crumb.qa.sched import Counts, read_sched
@@ -160,6 +160,8 @@ class _Engine:
             browsers = [p for p in procfs.children().get(self.driver_pid, [])
                         if b"chrom" in procfs.cmdline(p) and b"--type=" not in procfs.cmdline(p)]
             self.browser_pid = browsers[0] if browsers else None
+            if self.browser_pid:
+                lower_share(self.browser_pid)
             self.profile = _profile_dir(procfs.cmdline(self.browser_pid)) if self.browser_pid else None
             self._watch = asyncio.ensure_future(self._watch_browser(self.browser_pid or -1))
         self.pool = ContextPool(browser, self.settings, self._park.base)

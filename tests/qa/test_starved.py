@@ -17,6 +17,7 @@ import pytest
 
 from crumb.procfs import descendants
 from crumb.qa import QARunner
+from crumb.qa.limits import lower_share
 from crumb.qa.sched import Counts, judge_late
 from crumb.settings import QASettings
 from tests.qa.conftest import GAMES, GOOD_CRITERIA, chromium_or_skip, criteria
@@ -25,22 +26,6 @@ from tests.qa.conftest import GAMES, GOOD_CRITERIA, chromium_or_skip, criteria
 # same step takes at a few per cent of one CPU (without the scheduler's counts: a hang, and a recheck).
 TIGHT = QASettings(load_timeout_s=1.0, probe_timeout_s=1.0, timeout_s=120.0)
 NICE = 10  # against two busy loops at nice 0: QA gets a few per cent of the CPU
-
-
-def lower_autogroup(pid: int) -> None:
-    """Playwright starts the browser in a session of its own, and with the kernel's autogroups a session
-    shares the CPU with others as one: the nice values inside it count only among its own processes.
-    So the browser's session is niced as a whole (never ours, which holds this test and its busy loops)."""
-    try:
-        with open(f"/proc/{pid}/autogroup") as fh:
-            group = fh.read().split()[0]
-        with open("/proc/self/autogroup") as fh:
-            if fh.read().split()[0] == group:
-                return
-        with open(f"/proc/{pid}/autogroup", "w") as fh:
-            fh.write(str(NICE))
-    except (OSError, IndexError):
-        pass  # no autogroups here: the process's own nice value is what counts
 
 
 @pytest.fixture()
@@ -62,7 +47,7 @@ def starved_runner() -> Iterator[QARunner]:
             try:
                 os.sched_setaffinity(pid, {0})
                 os.setpriority(os.PRIO_PROCESS, pid, NICE)
-                lower_autogroup(pid)
+                lower_share(pid, NICE)  # the browser's session as a whole: its autogroup
             except ProcessLookupError:
                 pass
         yield qa
