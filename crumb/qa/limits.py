@@ -10,20 +10,25 @@ can be made, `why` says so and the browser runs unlimited (the V8 heap cap still
 The browser's share of the CPU is lowered too (`lower_share`): Playwright starts it detached, so the
 kernel gives its session an autogroup of its own. On these machines (kernel 6.18) two renderers spinning
 in a hung game's endless loop, in an autogroup at nice 0, made the kernel run nothing else for up to a
-minute at a time; at nice 5 that did not happen (docs/design.md). It needs no privilege.
+minute at a time; at nice 5 that did not happen (docs/design.md). It needs no privilege, only patience:
+without CAP_SYS_ADMIN the kernel takes one autogroup write a tenth of a second, machine-wide.
 """
 
 from __future__ import annotations
 
+import errno
 import os
 import shlex
 import tempfile
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
 MEMORY_MB = int(os.environ.get("CRUMB_QA_MEMORY_MB", "2048"))  # the whole browser: every tab of every check
 MAX_PIDS = int(os.environ.get("CRUMB_QA_MAX_PIDS", "512"))
 AUTOGROUP_NICE = 5  # the browser's autogroup: 1 still let a hung game's renderers stall the machine, 5 did not
+SHARE_RATE_S = 0.1  # the kernel's limit on autogroup writes without CAP_SYS_ADMIN (HZ / 10, machine-wide)
+SHARE_WAIT_S = 2.0  # how long lower_share retries a write refused for that rate
 _V1, _V2 = Path("/sys/fs/cgroup"), Path("/sys/fs/cgroup")
 
 
@@ -94,17 +99,28 @@ class BrowserLimits:
             self._dir.cleanup()
 
 
-def lower_share(pid: int, nice: int = AUTOGROUP_NICE) -> bool:
+def lower_share(pid: int, nice: int = AUTOGROUP_NICE) -> str | None:
     """Set the autogroup of process `pid` (its session's group: its renderers, forked later, join it) to
-    `nice`; never this process's own group. False where there are no autogroups, or it was refused."""
+    `nice`; never this process's own group. None when done, else why not.
+
+    Without CAP_SYS_ADMIN the kernel takes one such write per SHARE_RATE_S, machine-wide, and refuses
+    the others with EAGAIN (another QA runner starting its browser at the same moment): wait and retry."""
+    theirs = Path(f"/proc/{pid}/autogroup")
     try:
-        theirs = Path(f"/proc/{pid}/autogroup")
-        if theirs.read_text().split()[0] == Path("/proc/self/autogroup").read_text().split()[0]:
-            return False
-        theirs.write_text(str(nice))
-        return True
-    except (OSError, IndexError):
-        return False
+        group = theirs.read_text().split()[0]
+        if group == Path("/proc/self/autogroup").read_text().split()[0]:
+            return f"the browser shares QA's own autogroup ({group})"
+    except (OSError, IndexError) as exc:
+        return f"no autogroup to read ({exc})"
+    end = time.monotonic() + SHARE_WAIT_S
+    while True:
+        try:
+            theirs.write_text(str(nice))
+            return None
+        except OSError as exc:
+            if exc.errno != errno.EAGAIN or time.monotonic() >= end:
+                return f"the kernel refused to set the browser's autogroup to nice {nice} ({exc})"
+        time.sleep(SHARE_RATE_S / 5)
 
 
 def open_limits(tag: str) -> BrowserLimits:

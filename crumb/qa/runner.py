@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import logging
 import os
 import shutil
 import signal
@@ -36,6 +37,8 @@ from crumb.qa.server import GameServer
 from crumb.qa.static import StaticReport, check_static
 from crumb.qa.turns import Turns, Waiting
 from crumb.settings import QASettings
+
+log = logging.getLogger(__name__)
 
 LAUNCH_TIMEOUT_S = 30.0
 CLOSE_TIMEOUT_S = 5.0
@@ -91,6 +94,7 @@ class _Engine:
         self.driver_pid: int | None = None
         self.browser_pid: int | None = None
         self.profile: str | None = None  # the browser's --user-data-dir, Playwright's to remove
+        self.share_why: str | None = None  # why the browser's CPU share could not be lowered (limits.lower_share)
         self.active: set[Evidence] = set()
         self.dead = False
         self.stale = False  # a restart was asked for while checks ran: done when the last one ends
@@ -161,7 +165,9 @@ class _Engine:
                         if b"chrom" in procfs.cmdline(p) and b"--type=" not in procfs.cmdline(p)]
             self.browser_pid = browsers[0] if browsers else None
             if self.browser_pid:
-                lower_share(self.browser_pid)
+                self.share_why = lower_share(self.browser_pid)
+                if self.share_why:
+                    log.warning("QA: %s; a hung game may slow the whole machine", self.share_why)
             self.profile = _profile_dir(procfs.cmdline(self.browser_pid)) if self.browser_pid else None
             self._watch = asyncio.ensure_future(self._watch_browser(self.browser_pid or -1))
         self.pool = ContextPool(browser, self.settings, self._park.base)

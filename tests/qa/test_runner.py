@@ -273,6 +273,10 @@ def test_the_browser_and_its_renderers_run_in_an_autogroup_of_their_own_at_a_low
         renderers = [p for p in pids if b"--type=renderer" in cmdline(p)]
         assert renderers, f"no renderer among the browser's processes {pids}"
         groups = {Path(f"/proc/{p}/autogroup").read_text() for p in pids if Path(f"/proc/{p}").exists()}
+        why = qa._engine.share_why
+    if why and ("Permission denied" in why or "not permitted" in why):
+        pytest.skip(why)  # a security module's refusal: nothing QA can do about it
+    assert why is None, why
     assert len(groups) == 1 and groups.pop().split()[-2:] == ["nice", str(AUTOGROUP_NICE)], groups
     assert Path("/proc/self/autogroup").read_text() == mine
 
