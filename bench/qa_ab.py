@@ -15,6 +15,8 @@ Changes:
   server-stop  each check's game server stopped through a wake-up socket (qa/server.py's _Server.serve),
           against socketserver's serve_forever(poll_interval=0.05) and shutdown(), which waited for the
           next poll on QA's event loop
+  share  the browser's autogroup at nice 5 (qa/limits.py's lower_share), against nice 0: what the lower
+          CPU share costs a check while QA's own process (nice 0) competes with the browser for the cores
   quiet-twin  an experiment, not in QA: the twin tab (the main check's untouched run) with 2D painting
           turned off (page.py's NO_PAINT_JS on that tab alone, through CDP), against the twin as it is
           (painting). Not safe as it stands: a game that reads its canvas back would see other pixels
@@ -38,6 +40,7 @@ sys.path.insert(0, str(ROOT))
 from bench.qa import cpu_seconds, real_games  # noqa: E402
 from crumb.protocol.game import Criterion  # noqa: E402
 from crumb.qa import QARunner  # noqa: E402
+from crumb.qa.limits import AUTOGROUP_NICE, lower_share  # noqa: E402
 
 
 def chains_before(criteria: Sequence[Criterion]) -> list:
@@ -108,7 +111,7 @@ def baseline(change: str) -> Iterator[None]:
             page.PLAY_JS = kept_js
         return
 
-    if change == "quiet-twin":
+    if change in ("quiet-twin", "share"):  # share: main() sets each way's nice on the running browser
         yield
         return
     if change == "server-stop":
@@ -185,6 +188,9 @@ def main() -> int:
                     after = quiet_twin() if args.change == "quiet-twin" else contextlib.nullcontext()
                     with baseline(args.change) if way == "before" else after:
                         qa.warm()
+                        if args.change == "share" and qa._engine.browser_pid:
+                            why = lower_share(qa._engine.browser_pid, 0 if way == "before" else AUTOGROUP_NICE)
+                            assert why is None, why
                         t, c = time.perf_counter(), cpu_seconds()
                         result = qa.check(game, criteria=criteria, controls=controls)
                         wall[way].append(time.perf_counter() - t)
