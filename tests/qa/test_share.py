@@ -48,7 +48,9 @@ def test_two_browsers_started_at_once_without_cap_sys_admin_both_get_the_lower_s
     if setpriv is None:
         pytest.skip("needs setpriv (util-linux) to drop CAP_SYS_ADMIN")
     out = subprocess.run([setpriv, "--inh-caps=-sys_admin", "--bounding-set=-sys_admin", sys.executable, "-c", WRITE_TWO,
-                          *map(str, sessions)], capture_output=True, text=True, timeout=60, check=True)
+                          *map(str, sessions)], capture_output=True, text=True, timeout=60)
+    if out.returncode != 0 and out.stderr.startswith("setpriv:"):  # its own refusal, not the child's
+        pytest.skip(f"setpriv could not drop CAP_SYS_ADMIN here: {out.stderr.strip()}")
     assert out.stdout.strip() == "[None, None]", out.stdout + out.stderr
     assert [nice_of(pid) for pid in sessions] == [str(AUTOGROUP_NICE)] * 2
 
