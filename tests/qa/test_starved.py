@@ -47,9 +47,10 @@ def starved_runner() -> Iterator[QARunner]:
             try:
                 os.sched_setaffinity(pid, {0})
                 os.setpriority(os.PRIO_PROCESS, pid, NICE)
-                lower_share(pid, NICE)  # the browser's session as a whole: its autogroup
             except ProcessLookupError:
                 pass
+        if qa._engine.browser_pid:
+            lower_share(qa._engine.browser_pid, NICE)  # the browser's session as a whole: its autogroup, once
         yield qa
     finally:
         for burner in burners:
