@@ -99,18 +99,38 @@ class BrowserLimits:
             self._dir.cleanup()
 
 
+def autogroup_of(text: str) -> str | None:
+    """The autogroup named in a `/proc/<pid>/autogroup` file ('/autogroup-12 nice 0'), or None where the
+    file is empty: the process is in the kernel's default group, not an autogroup of its own (seen on CI)."""
+    words = text.split()
+    return words[0] if words else None
+
+
+def has_autogroups() -> bool:
+    """Whether this kernel puts this process in an autogroup it shows (so one there is to lower)."""
+    try:
+        return autogroup_of(Path("/proc/self/autogroup").read_text()) is not None
+    except OSError:
+        return False
+
+
 def lower_share(pid: int, nice: int = AUTOGROUP_NICE) -> str | None:
     """Set the autogroup of process `pid` (its session's group: its renderers, forked later, join it) to
-    `nice`; never this process's own group. None when done, else why not.
+    `nice`; never this process's own group. None when done, or when there is no autogroup to lower (a
+    kernel that shows none schedules the browser's threads one by one, like any other); else why not.
 
     Without CAP_SYS_ADMIN the kernel takes one such write per SHARE_RATE_S, machine-wide, and refuses
     the others with EAGAIN (another QA runner starting its browser at the same moment): wait and retry."""
     theirs = Path(f"/proc/{pid}/autogroup")
     try:
-        group = theirs.read_text().split()[0]
-        if group == Path("/proc/self/autogroup").read_text().split()[0]:
+        group = autogroup_of(theirs.read_text())
+        if group is None:
+            return None
+        if group == autogroup_of(Path("/proc/self/autogroup").read_text()):
             return f"the browser shares QA's own autogroup ({group})"
-    except (OSError, IndexError) as exc:
+    except FileNotFoundError:
+        return None  # a kernel without autogroups, or the browser already gone (its watcher says so)
+    except OSError as exc:
         return f"no autogroup to read ({exc})"
     end = time.monotonic() + SHARE_WAIT_S
     while True:

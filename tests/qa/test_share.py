@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from crumb.qa.limits import AUTOGROUP_NICE, lower_share
+from crumb.qa.limits import AUTOGROUP_NICE, autogroup_of, has_autogroups, lower_share
 
-pytestmark = pytest.mark.skipif(not Path("/proc/self/autogroup").exists(), reason="this kernel has no autogroups")
+needs_autogroups = pytest.mark.skipif(not has_autogroups(), reason="this kernel shows this process no autogroup")
 
 WRITE_TWO = """
 import sys
@@ -41,6 +41,7 @@ def nice_of(pid: int) -> str:
     return Path(f"/proc/{pid}/autogroup").read_text().split()[-1]
 
 
+@needs_autogroups
 def test_two_browsers_started_at_once_without_cap_sys_admin_both_get_the_lower_share(sessions: list[int]) -> None:
     """Without CAP_SYS_ADMIN the kernel refuses a second autogroup write within 0.1 s with EAGAIN (a
     container's root, or CI): two runners starting their browsers together must both be lowered."""
@@ -55,8 +56,22 @@ def test_two_browsers_started_at_once_without_cap_sys_admin_both_get_the_lower_s
     assert [nice_of(pid) for pid in sessions] == [str(AUTOGROUP_NICE)] * 2
 
 
+@needs_autogroups
 def test_a_process_in_qas_own_autogroup_is_left_alone_and_the_reason_given() -> None:
     before = Path("/proc/self/autogroup").read_text()
     why = lower_share(os.getpid(), 7)
     assert why is not None and "QA's own autogroup" in why
     assert Path("/proc/self/autogroup").read_text() == before
+
+
+def test_a_process_the_kernel_shows_in_no_autogroup_has_none_to_lower() -> None:
+    """CI's kernel gives every process an empty /proc/<pid>/autogroup: that is nothing to lower (the
+    kernel schedules the browser thread by thread there), not a warning on every `crumb run`."""
+    assert autogroup_of("/autogroup-12 nice 0\n") == "/autogroup-12"
+    assert autogroup_of("") is None and autogroup_of("\n") is None
+
+
+def test_a_browser_already_gone_is_nothing_to_lower() -> None:
+    gone = subprocess.Popen([sys.executable, "-c", "pass"])
+    gone.wait()
+    assert lower_share(gone.pid) is None
