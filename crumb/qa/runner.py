@@ -94,6 +94,7 @@ class _Engine:
         self.driver_pid: int | None = None
         self.browser_pid: int | None = None
         self.profile: str | None = None  # the browser's --user-data-dir, Playwright's to remove
+        self.tmp: str | None = None  # the browser's TMPDIR, ours to remove (_launch)
         self.share_why: str | None = None  # why the browser's CPU share could not be lowered (limits.lower_share)
         self.active: set[Evidence] = set()
         self.dead = False
@@ -156,8 +157,13 @@ class _Engine:
         if self.pw is None:
             self.pw, self.driver_pid = await start_driver()
         pw, self.dead = self.pw, False
+        # Playwright's --disable-dev-shm-usage puts the browser's shared memory in files in TMPDIR, each
+        # unlinked just after it is made: a browser killed in between (at every close) leaves the file
+        # behind, so it gets a folder of its own, removed once it is gone (_stop)
+        self.tmp = tempfile.mkdtemp(prefix="crumb-qa-browser-")
         self.browser = browser = await asyncio.wait_for(pw.chromium.launch(
             executable_path=str(self.limits.wrap(exe)), headless=True, args=launch_args(self.fence.active), timeout=LAUNCH_TIMEOUT_S * 1000,
+            env={**os.environ, "TMPDIR": self.tmp},
         ), LAUNCH_TIMEOUT_S + 5)
         browser.on("disconnected", self._disconnected)
         if self.driver_pid:
@@ -232,6 +238,9 @@ class _Engine:
         _kill([p for p in leftovers if os.path.exists(f"/proc/{p}")])
         if profile:  # the driver did not get to it in time
             shutil.rmtree(profile, ignore_errors=True)
+        tmp, self.tmp = self.tmp, None
+        if tmp:
+            shutil.rmtree(tmp, ignore_errors=True)
 
     async def warm(self, timeout: float) -> None:
         await self.ready()

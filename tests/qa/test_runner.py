@@ -38,7 +38,8 @@ def test_close_ends_the_tasks_still_waiting_on_qas_loop() -> None:
 def test_close_leaves_no_browser_process(early: bool, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Also with the driver started before the runner (as a cold `crumb run` does, boot.py): the runner
     checks on that very driver, starts no second one, and leaves neither behind, nor the browser's
-    profile folder (the browser is killed at close, not asked to shut down)."""
+    profile folder, nor the files its shared memory was in (the browser is killed at close, not asked to
+    shut down, and one killed between making such a file and unlinking it left it in TMPDIR)."""
     chromium_or_skip()
     monkeypatch.setenv("TMPDIR", str(tmp_path))  # where Playwright's driver makes the browser's folders
 
@@ -56,18 +57,27 @@ def test_close_leaves_no_browser_process(early: bool, tmp_path: Path, monkeypatc
     mine = browser_pids(driver)  # this runner's browser: other runners in this process are not ours to judge
     assert mine, "the warm browser should be running before close()"
     assert list(tmp_path.glob("playwright_chromiumdev_profile-*")), "the browser's profile folder is not where expected"
+    assert qa._engine.browser_pid in mine
+    browser_tmp = Path(process_env(qa._engine.browser_pid)["TMPDIR"])
+    assert browser_tmp.is_dir() and browser_tmp != tmp_path
+    (browser_tmp / ".org.chromium.Chromium.AbCdEf").write_bytes(b"\0" * 4096)  # as a browser killed mid-way leaves one
     qa.close()
     assert [p.name for p in tmp_path.iterdir()] == []
+    assert not browser_tmp.exists()
     wait_until(lambda: not [p for p in mine if Path(f"/proc/{p}").exists()], 10,
                f"chromium processes {mine} to exit after close()")
     assert not Path(f"/proc/{driver}").exists() or b"zombie" in Path(f"/proc/{driver}/status").read_bytes()
 
 
+def process_env(pid: int) -> dict[str, str]:
+    pairs = Path(f"/proc/{pid}/environ").read_bytes().split(b"\0")
+    return dict(p.decode().split("=", 1) for p in pairs if b"=" in p)
+
+
 def driver_env(qa: QARunner) -> dict[str, str]:
     driver = qa._engine.driver_pid
     assert driver is not None
-    pairs = Path(f"/proc/{driver}/environ").read_bytes().split(b"\0")
-    return dict(p.decode().split("=", 1) for p in pairs if b"=" in p)
+    return process_env(driver)
 
 
 def test_playwrights_driver_keeps_its_compiled_code_in_crumbs_cache_unless_told_otherwise(
