@@ -61,7 +61,8 @@ def wait_for(w: Watcher, predicate, *, deadline: float = DEADLINE) -> list[Watch
     got: list[WatchEvent] = []
     while not predicate(got):
         remaining = end - time.monotonic()
-        assert remaining > 0, f"condition not met within {deadline}s; got {len(got)} events: {got[:5]}"
+        assert remaining > 0, (f"condition not met within {deadline}s; got {len(got)} events: {got[:5]}"
+                               f" ({w.backend}, {w.polls} poll rounds)")
         ev = w.get(timeout=remaining)
         if ev is not None:
             got.append(ev)
