@@ -96,6 +96,7 @@ class _Engine:
         self.profile: str | None = None  # the browser's --user-data-dir, Playwright's to remove
         self.tmp: str | None = None  # the browser's TMPDIR, ours to remove (_launch)
         self.share_why: str | None = None  # why the browser's CPU share could not be lowered (limits.lower_share)
+        self.share_said = True  # share_why was logged: at the first check on the browser (_browser_stage)
         self.active: set[Evidence] = set()
         self.dead = False
         self.stale = False  # a restart was asked for while checks ran: done when the last one ends
@@ -172,8 +173,7 @@ class _Engine:
             self.browser_pid = browsers[0] if browsers else None
             if self.browser_pid:
                 self.share_why = lower_share(self.browser_pid)
-                if self.share_why:
-                    log.warning("QA: %s; a hung game may slow the whole machine", self.share_why)
+                self.share_said = self.share_why is None
             self.profile = _profile_dir(procfs.cmdline(self.browser_pid)) if self.browser_pid else None
             self._watch = asyncio.ensure_future(self._watch_browser(self.browser_pid or -1))
         self.pool = ContextPool(browser, self.settings, self._park.base)
@@ -366,6 +366,9 @@ class _Engine:
                     ev.find("no_network_fence", self.fence.why, "Minor")
                 try:
                     browser = await self.ready()
+                    if not self.share_said:  # said when a game is checked: `crumb run` starts the browser before
+                        self.share_said = True  # its pitch is checked, and a refused pitch's one error line stays one
+                        log.warning("QA: %s; a hung game may slow the whole machine", self.share_why)
                     report = await self._within_budget(
                         play(browser, server.base, server.url(entry), criteria=criteria,
                              controls=controls, settings=settings, ev=ev, pool=self.pool, film_frames=film_frames),

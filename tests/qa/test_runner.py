@@ -291,6 +291,22 @@ def test_the_browser_and_its_renderers_run_in_an_autogroup_of_their_own_at_a_low
     assert Path("/proc/self/autogroup").read_text() == mine
 
 
+def test_a_share_the_kernel_would_not_lower_is_said_once_at_the_first_check_not_at_launch(
+        monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
+    """`crumb run` starts the browser while its pitch is still checked: a refused pitch must end on its one
+    error line, so the warning waits for a game to be checked; then it is said once per browser."""
+    import crumb.qa.runner as runner_module
+
+    chromium_or_skip()
+    monkeypatch.setattr(runner_module, "lower_share", lambda pid: "the kernel refused (a test)")
+    said = lambda: [r.getMessage() for r in caplog.records if "the kernel refused (a test)" in r.getMessage()]  # noqa: E731
+    with QARunner(FAST) as qa:
+        assert qa.warm()
+        assert said() == []
+        assert qa.check(GAMES / "mini").ok and qa.check(GAMES / "mini").ok
+        assert said() == ["QA: the kernel refused (a test); a hung game may slow the whole machine"]
+
+
 def test_missing_browser_is_a_result_not_an_exception(tmp_path: Path) -> None:
     result = run_qa(GAMES / "mini", chromium=tmp_path / "no-such-chromium")
     assert not result.ok and result.static_ok and not result.loaded
