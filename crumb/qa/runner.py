@@ -159,7 +159,7 @@ class _Engine:
             self.pw, self.driver_pid = await start_driver()
         pw, self.dead = self.pw, False
         # Playwright's --disable-dev-shm-usage puts the browser's shared memory in files in TMPDIR, each
-        # unlinked just after it is made: a browser killed in between (at every close) leaves the file
+        # unlinked just after it is made: a browser killed in between (every close kills it) leaves the file
         # behind, so it gets a folder of its own, removed once it is gone (_stop)
         self.tmp = tempfile.mkdtemp(prefix="crumb-qa-browser-")
         self.browser = browser = await asyncio.wait_for(pw.chromium.launch(

@@ -64,9 +64,9 @@ def test_a_process_in_qas_own_autogroup_is_left_alone_and_the_reason_given() -> 
     assert Path("/proc/self/autogroup").read_text() == before
 
 
-def test_a_process_the_kernel_shows_in_no_autogroup_has_none_to_lower() -> None:
-    """CI's kernel gives every process an empty /proc/<pid>/autogroup: that is nothing to lower (the
-    kernel schedules the browser thread by thread there), not a warning on every `crumb run`."""
+def test_an_empty_autogroup_file_names_no_group() -> None:
+    """CI's kernel showed QA's process and its browser an empty /proc/<pid>/autogroup: no group of their
+    own, so nothing to lower (lower_share gives None), not a warning on every `crumb run`."""
     assert autogroup_of("/autogroup-12 nice 0\n") == "/autogroup-12"
     assert autogroup_of("") is None and autogroup_of("\n") is None
 
