@@ -40,7 +40,7 @@ sys.path.insert(0, str(ROOT))
 from bench.qa import cpu_seconds, real_games  # noqa: E402
 from crumb.protocol.game import Criterion  # noqa: E402
 from crumb.qa import QARunner  # noqa: E402
-from crumb.qa.limits import AUTOGROUP_NICE, lower_share  # noqa: E402
+from crumb.qa.limits import AUTOGROUP_NICE, has_autogroups, lower_share  # noqa: E402
 
 
 def chains_before(criteria: Sequence[Criterion]) -> list:
@@ -171,6 +171,8 @@ def main() -> int:
     parser.add_argument("--only", default="")
     parser.add_argument("--change", default="chains")
     args = parser.parse_args()
+    if args.change == "share" and not has_autogroups():  # lower_share would do nothing: both ways the same
+        raise SystemExit("--change share: this kernel shows this process no autogroup, so there is no share to compare")
     med = statistics.median
     only = [g for g in args.only.split(",") if g]
     loads = [os.getloadavg()[0]]
