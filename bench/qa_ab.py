@@ -17,9 +17,8 @@ Changes:
           next poll on QA's event loop
   share  the browser's autogroup at nice 5 (qa/limits.py's lower_share), against nice 0: what the lower
           CPU share costs a check while QA's own process (nice 0) competes with the browser for the cores
-  quiet-twin  an experiment, not in QA: the twin tab (the main check's untouched run) with 2D painting
-          turned off (page.py's NO_PAINT_JS on that tab alone, through CDP), against the twin as it is
-          (painting). Not safe as it stands: a game that reads its canvas back would see other pixels
+  quiet-twin  the twin tab (the main check's run without input) stopping its 2D painting once state() tells
+          the runs apart (play.py's QUIET_TWIN, page.py's TWIN_PAINT_JS), against a twin that paints throughout
 """
 
 from __future__ import annotations
@@ -60,28 +59,6 @@ def chains_before(criteria: Sequence[Criterion]) -> list:
     return out
 
 
-@contextlib.contextmanager
-def quiet_twin() -> Iterator[None]:
-    import crumb.qa.play as play
-    from crumb.qa.page import NO_PAINT_JS
-
-    kept = play._Stage.main
-
-    async def main(self, ctx, main, twin, *args, **kwargs):  # type: ignore[no-untyped-def]
-        cdp = await ctx.cdp(twin.page, self.step_s)
-        added = await cdp.send("Page.addScriptToEvaluateOnNewDocument", {"source": NO_PAINT_JS})
-        try:
-            return await kept(self, ctx, main, twin, *args, **kwargs)
-        finally:
-            await cdp.send("Page.removeScriptToEvaluateOnNewDocument", {"identifier": added["identifier"]})
-
-    play._Stage.main = main  # type: ignore[method-assign]
-    try:
-        yield
-    finally:
-        play._Stage.main = kept  # type: ignore[method-assign]
-
-
 #: PLAY_JS's decision loop before play-frames: one decision per chunk, whatever the game did meanwhile
 PLAY_LOOP_BEFORE = """  for (let left = ms; left > 0;) {
     const now = Math.min(chunk, left), hs = hints();
@@ -111,8 +88,15 @@ def baseline(change: str) -> Iterator[None]:
             page.PLAY_JS = kept_js
         return
 
-    if change in ("quiet-twin", "share"):  # share: main() sets each way's nice on the running browser
+    if change == "share":  # main() sets each way's nice on the running browser
         yield
+        return
+    if change == "quiet-twin":
+        play.QUIET_TWIN = False
+        try:
+            yield
+        finally:
+            play.QUIET_TWIN = True
         return
     if change == "server-stop":
         import threading
@@ -187,8 +171,7 @@ def main() -> int:
                 seen: dict[str, list] = {"before": [], "after": []}
                 for k in range(2 * args.n):
                     way = "before" if k % 2 == 0 else "after"
-                    after = quiet_twin() if args.change == "quiet-twin" else contextlib.nullcontext()
-                    with baseline(args.change) if way == "before" else after:
+                    with baseline(args.change) if way == "before" else contextlib.nullcontext():
                         qa.warm()
                         if args.change == "share" and qa._engine.browser_pid:
                             why = lower_share(qa._engine.browser_pid, 0 if way == "before" else AUTOGROUP_NICE)

@@ -12,6 +12,7 @@ import math
 import re
 import time
 from collections.abc import Awaitable, Callable
+from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, field
 from typing import Any, TypedDict, TypeVar
 from urllib.parse import urlsplit
@@ -119,6 +120,35 @@ PLAY_JS = """async ({ms, chunk, rect, frame}) => {
 NO_PAINT_JS = """(() => { for (const C of [self.CanvasRenderingContext2D, self.OffscreenCanvasRenderingContext2D]) {
   if (!C) continue; for (const m of ['fillRect', 'strokeRect', 'clearRect', 'fill', 'stroke', 'fillText',
     'strokeText', 'drawImage', 'putImageData']) if (typeof C.prototype[m] === 'function') C.prototype[m] = function () {}; } })();"""
+
+# The main check's twin (the run without input) needs its pixels only where state() cannot tell the two
+# runs apart, and painting it cost a quarter of a check's CPU. In the twin alone, this makes 2D painting
+# switchable (on until QA has read state() once) and notes any read of canvas pixels made while it is off
+# (such a read saw a canvas that stopped changing, so the twin no longer ran the game the main tab ran).
+# `__crumbQaTwin(on)` switches; `__crumbQaTwin()` answers whether such a read happened.
+TWIN_PAINT_JS = """(() => { let paint = true, read = false;
+  const wrap = (C, names, off) => { if (!C) return; for (const m of names) { const f = C.prototype[m];
+    if (typeof f === 'function') C.prototype[m] = off
+      ? function () { if (paint) return f.apply(this, arguments); }
+      : function () { if (!paint) read = true; return f.apply(this, arguments); }; } };
+  const canvas = (a) => (self.HTMLCanvasElement && a instanceof HTMLCanvasElement)
+    || (self.OffscreenCanvas && a instanceof OffscreenCanvas);
+  for (const C of [self.CanvasRenderingContext2D, self.OffscreenCanvasRenderingContext2D]) {
+    wrap(C, ['fillRect', 'strokeRect', 'clearRect', 'fill', 'stroke', 'fillText', 'strokeText', 'drawImage',
+             'putImageData'], true);
+    wrap(C, ['getImageData'], false); }
+  wrap(self.HTMLCanvasElement, ['toDataURL', 'toBlob', 'captureStream'], false);
+  wrap(self.OffscreenCanvas, ['convertToBlob', 'transferToImageBitmap'], false);
+  for (const G of [self.WebGLRenderingContext, self.WebGL2RenderingContext]) {  // a 2D canvas uploaded as a texture
+    if (!G) continue; for (const m of ['texImage2D', 'texSubImage2D']) { const f = G.prototype[m];
+      if (typeof f === 'function') G.prototype[m] = function () {
+        if (!paint && [...arguments].some(canvas)) read = true; return f.apply(this, arguments); }; } }
+  if (typeof self.createImageBitmap === 'function') { const f = self.createImageBitmap;
+    self.createImageBitmap = function (src) { if (!paint && (canvas(src) || (self.CanvasRenderingContext2D
+      && src instanceof CanvasRenderingContext2D))) read = true; return f.apply(this, arguments); }; }
+  Object.defineProperty(self, '__crumbQaTwin', {value: (on) => { if (on !== undefined) paint = !!on; return read; }});
+})();"""
+TWIN_SWITCH_JS = "(on) => self.__crumbQaTwin(on === null ? undefined : on)"
 
 # The blank page of the game's origin that recycle wipes from (served by the fence, never by the game's
 # server), and what it runs there: clear this tab's window.name and sessionStorage (and localStorage once
@@ -578,6 +608,16 @@ class GameTab:
     async def state(self, timeout: float) -> dict[str, Any]:
         """{"hook": bool, "state": {...}} or {"hook": true, "error": "..."}."""
         return await guarded(self.page.evaluate(STATE_JS), "reading window.__crumb.state()", timeout, self.ev)
+
+    async def quiet_twin(self) -> AbstractAsyncContextManager[Any]:
+        """Make this tab's 2D painting switchable from its next load on (TWIN_PAINT_JS); disposing of what this
+        returns takes the script away again (the tab goes back to the pool)."""
+        return await guarded(self.page.add_init_script(TWIN_PAINT_JS), "making painting switchable", OPEN_TIMEOUT_S, self.ev)
+
+    async def twin_paint(self, on: bool | None, timeout: float) -> bool:
+        """Switch painting (None: leave it); whether the game read canvas pixels while painting was off."""
+        read = await guarded(self.page.evaluate(TWIN_SWITCH_JS, on), "switching the twin's painting", timeout, self.ev)
+        return read is True
 
     async def autoplay(self, ms: int, chunk: int, rect: dict[str, Any] | None, timeout: float) -> bool:
         """Run PLAY_JS; False when the page cannot drive its own clock (then the caller plays step by step)."""

@@ -56,6 +56,9 @@ MAX_CONTROLS = 8
 # served this many checks is closed instead of recycled, and a new one (new renderers) takes its place.
 RETIRE_AFTER = 20
 CRASH_GRACE_S = 1.0
+# The twin stops painting once state() is known to tell the runs apart (page.py's TWIN_PAINT_JS): a quarter
+# of a check's CPU. bench/qa_ab.py --change quiet-twin measures it against a twin that paints throughout.
+QUIET_TWIN = True
 _TRACE = os.environ.get("CRUMB_QA_TRACE") == "1"
 _T0 = time.monotonic()
 
@@ -144,6 +147,9 @@ class PlayReport:
     shots: dict[str, bytes] = field(default_factory=dict)
     inputs: list[str] = field(default_factory=list)
     film: list[Shot] = field(default_factory=list)  # the filmstrip's frames (none when not asked for)
+    # why this run could not tell whether input changes the game with a twin that stopped painting (the runner
+    # checks again with both runs painting); input_responds is None then
+    twin_unsure: str | None = None
     sheet: asyncio.Future[bytes] | None = None  # their contact sheet, being made while the check goes on
 
 
@@ -382,7 +388,15 @@ class _Stage:
     # ------------------------------------------------------------ main + twin
 
     async def main(self, ctx: GameContext, main: GameTab, twin: GameTab, controls: Sequence[str],
-                   report: PlayReport, film_frames: int = 0) -> None:
+                   report: PlayReport, film_frames: int = 0, quiet_twin: bool = False) -> None:
+        switchable = await twin.quiet_twin() if quiet_twin else None
+        await self._main(ctx, main, twin, controls, report, film_frames, switchable is not None)
+        if switchable is not None:  # the tab goes back to the pool as it came (a check that fails closes it instead)
+            await guarded(switchable.__aexit__(None, None, None), "removing the twin's paint switch", OPEN_TIMEOUT_S,
+                          self.ev)
+
+    async def _main(self, ctx: GameContext, main: GameTab, twin: GameTab, controls: Sequence[str],
+                    report: PlayReport, film_frames: int, switchable: bool) -> None:
         await asyncio.gather(main.load(self.load_s), twin.load(self.load_s))
         self.main_loaded.set()
         report.loaded = True
@@ -396,6 +410,10 @@ class _Stage:
         report.hook = "state" in first
         if first.get("error"):
             self.ev.find("hook_error", f"window.__crumb.state() threw: {first['error'][:200]}", raw=first["error"])
+        # state() tells the two runs apart from here on: the twin's pictures are needed only if it never does
+        quiet = switchable and report.hook
+        if quiet:
+            await twin.twin_paint(False, self.step_s)
         shots = report.shots
         # a background tab gets no compositor frames: a screenshot would wait seconds for one
         await guarded(main.page.bring_to_front(), "bringing the game to the front", self.step_s, self.ev)
@@ -443,10 +461,16 @@ class _Stage:
         shots["end"] = await main.screenshot(rect, self.step_s)
         s2, t2 = await asyncio.gather(main.state(self.step_s), twin.state(self.step_s))
         twin_shots: list[bytes] = []
-        if not responded:
+        if quiet and not responded:
+            report.twin_unsure = ("state() did not tell the run with input from the one without, and their pictures "
+                                  "could not be compared: the one without had stopped painting")
+        elif quiet and await twin.twin_paint(None, self.step_s):
+            report.twin_unsure = ("the game read its canvas's pixels in the run without input after that run had "
+                                  "stopped painting, so the two runs no longer played the same game")
+        elif not responded:
             twin_shots = [await twin.screenshot(rect, self.step_s)]
             responded = s1 != t1 or s2 != t2 or twin_shots[0] != shots["end"]
-        report.input_responds = responded
+        report.input_responds = None if report.twin_unsure else responded
         report.canvas_animates = len({shots["start"], shots["input"], shots["end"], *twin_shots}) > 1
         report.canvas_nonblank = False
         picture = None
@@ -464,7 +488,7 @@ class _Stage:
         elif not report.canvas_animates:
             self.ev.find("frozen_canvas", f"the canvas never changed over {total / 1000:.1f} s of game time and "
                          f"{len(inputs) + len(started)} inputs: the picture is frozen")
-        if not report.input_responds:
+        if report.input_responds is False:
             self.ev.find("no_input_response", f"pressing {', '.join(report.inputs)} changed neither the picture nor "
                          "state(), compared with a run without them: the game ignores input")
         if report.hook and (s1.get("state") or {}).get("phase") == "title":
@@ -656,16 +680,18 @@ def _first_line(exc: BaseException) -> str:
 
 async def play(browser: Browser, base: str, url: str, *, criteria: Sequence[Criterion],
                controls: Sequence[str], settings: QASettings, ev: Evidence,
-               pool: ContextPool | None = None, film_frames: int = 0) -> PlayReport:
+               pool: ContextPool | None = None, film_frames: int = 0, quiet_twin: bool = True) -> PlayReport:
     """Run every browser check; a broken game is evidence, not an exception (only QA's own failure raises).
     `film_frames` > 0: record the main play-through's filmstrip (that many evenly spread frames, and the
-    first after each input) into the report."""
+    first after each input) into the report. `quiet_twin`: the twin stops painting where state() tells the
+    runs apart (QUIET_TWIN off overrides it); False: it paints throughout (the runner's second run when the
+    first could not tell, report.twin_unsure)."""
     stage = _Stage(browser, base, url, settings, ev, pool)
     report = PlayReport(ev=ev)
 
     async def main_part(ctx: GameContext, main: GameTab, twin: GameTab) -> None:
         try:
-            await stage.main(ctx, main, twin, controls, report, film_frames)
+            await stage.main(ctx, main, twin, controls, report, film_frames, quiet_twin and QUIET_TWIN)
         except Hang as exc:
             try:  # a runaway allocation looks like a hang until the renderer dies: give it a moment
                 await asyncio.wait_for(ev.abort.wait(), CRASH_GRACE_S)

@@ -303,9 +303,10 @@ class _Engine:
             return (time.monotonic() - started - (self.stalled - stalled_before) - (self.starting - starting_before)
                     - waiting.seconds())
 
-        async def browser_stage(alone: bool = False) -> tuple[PlayReport, str | None]:
+        async def browser_stage(alone: bool = False, quiet_twin: bool = True) -> tuple[PlayReport, str | None]:
             async with self.turns.take(waiting, alone=alone):
-                return await self._browser_stage(game_dir, entry, criteria, controls, used, settings, film_frames)
+                return await self._browser_stage(game_dir, entry, criteria, controls, used, settings, film_frames,
+                                                 quiet_twin)
 
         try:  # the static stage reads the folder: bounded by the check's own budget like the browser stage
             static = await asyncio.wait_for(asyncio.to_thread(check_static, game_dir, entry, manifest, settings),
@@ -320,7 +321,7 @@ class _Engine:
             hang = any(f.code == "hang" for f in report.ev.findings)
             stood = self.stalled - stalled_before
             whose = _not_known_whose(report.ev)
-            room = settings.timeout_s - used() > settings.timeout_s / 2  # else the first run stands
+            room = _room_left(settings, used())  # else the first run stands
             if room and whose:
                 report, error = await browser_stage(alone=True)
                 rechecked = (f"{whose} while other checks shared QA's browser, so it was not known whose game did it; "
@@ -335,6 +336,16 @@ class _Engine:
                 why = (f"QA's own process stood still for {stood:.0f} s (a loaded machine)" if stood >= STALL_MIN_S
                        else "a first run stopped responding")
                 rechecked = f"{why}; QA checked the game again, on a fresh browser, and this result is that second run"
+            if report.twin_unsure and error is None:
+                why = report.twin_unsure
+                if _room_left(settings, used()):
+                    report, error = await browser_stage(quiet_twin=False)
+                    again = (f"{why}; QA checked the game again with both runs painting, and this result is that "
+                             f"{'third' if rechecked else 'second'} run")
+                    rechecked = f"{rechecked}; then {again}" if rechecked else again
+                else:  # no time for another run: input is not taken to work on evidence that cannot show it
+                    report.ev.find("input_unchecked", f"QA could not tell whether input changes the game: {why}, and "
+                                   "less than half of qa.timeout_s was left to check again with both runs painting")
         sheet = None
         if report.sheet is not None:
             try:
@@ -347,7 +358,8 @@ class _Engine:
 
     async def _browser_stage(self, game_dir: Path, entry: str, criteria: Sequence[Criterion],
                              controls: Sequence[str], used: Callable[[], float],
-                             settings: QASettings, film_frames: int = 0) -> tuple[PlayReport, str | None]:
+                             settings: QASettings, film_frames: int = 0,
+                             quiet_twin: bool = True) -> tuple[PlayReport, str | None]:
         """One run of the game in the browser; QA's own failures come back as the error, never raised."""
         ev = Evidence(sched=self.sched_counts)
         report = PlayReport(ev=ev)
@@ -371,7 +383,8 @@ class _Engine:
                         log.warning("QA: %s; a hung game may slow the whole machine", self.share_why)
                     report = await self._within_budget(
                         play(browser, server.base, server.url(entry), criteria=criteria,
-                             controls=controls, settings=settings, ev=ev, pool=self.pool, film_frames=film_frames),
+                             controls=controls, settings=settings, ev=ev, pool=self.pool, film_frames=film_frames,
+                             quiet_twin=quiet_twin),
                         used, settings.timeout_s)
                 finally:
                     for attempt in self.fence.attempts(since):  # what went below request interception
@@ -429,6 +442,11 @@ class _Engine:
             if not task.done():
                 task.cancel()
                 await asyncio.wait({task}, timeout=CLOSE_TIMEOUT_S)
+
+
+def _room_left(settings: QASettings, used_s: float) -> bool:
+    """Whether a check has time for a second run: more than half its budget (qa.timeout_s) is left."""
+    return settings.timeout_s - used_s > settings.timeout_s / 2
 
 
 def _not_known_whose(ev: Evidence) -> str | None:
