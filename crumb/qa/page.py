@@ -114,19 +114,14 @@ PLAY_JS = """async ({ms, chunk, rect, frame}) => {
 }"""
 
 
-# Probe pages check state() only, and painting is most of what a canvas game costs under a fast clock
-# (a 960x640 software canvas: ~4 ms a frame, so 60 s of game time took 15 s): there, 2D painting
-# calls do nothing. Everything else a game does (paths, gradients, text metrics, its errors) still runs.
-NO_PAINT_JS = """(() => { for (const C of [self.CanvasRenderingContext2D, self.OffscreenCanvasRenderingContext2D]) {
-  if (!C) continue; for (const m of ['fillRect', 'strokeRect', 'clearRect', 'fill', 'stroke', 'fillText',
-    'strokeText', 'drawImage', 'putImageData']) if (typeof C.prototype[m] === 'function') C.prototype[m] = function () {}; } })();"""
-
-# The main check's twin (the run without input) needs its pixels only where state() cannot tell the two
-# runs apart, and painting it cost a quarter of a check's CPU. In the twin alone, this makes 2D painting
-# switchable (on until QA has read state() once) and notes any read of canvas pixels made while it is off
-# (such a read saw a canvas that stopped changing, so the twin no longer ran the game the main tab ran).
-# `__crumbQaTwin(on)` switches; `__crumbQaTwin()` answers whether such a read happened.
-TWIN_PAINT_JS = """(() => { let paint = true, read = false;
+# 2D painting that QA can switch, with a note of any read of canvas pixels made while it is off: such a read
+# saw a canvas that does not show what the game drew, so the game may go on to compute something else.
+# Probe pages judge state() only, and painting is most of what a canvas game costs under a fast clock (a
+# 960x640 software canvas: ~4 ms a frame, so 60 s of game time took 15 s): they start with painting off.
+# The main check's twin (its run without input) starts with it on, and play.py turns it off once state()
+# tells the two runs apart. Everything else a game does (paths, gradients, text metrics, its errors) runs.
+# `__crumbQaPaint(on)` switches; `__crumbQaPaint()` answers whether pixels were read while painting was off.
+_PAINT_SWITCH_JS = """(() => { let paint = PAINT, read = false;
   const wrap = (C, names, off) => { if (!C) return; for (const m of names) { const f = C.prototype[m];
     if (typeof f === 'function') C.prototype[m] = off
       ? function () { if (paint) return f.apply(this, arguments); }
@@ -146,9 +141,11 @@ TWIN_PAINT_JS = """(() => { let paint = true, read = false;
   if (typeof self.createImageBitmap === 'function') { const f = self.createImageBitmap;
     self.createImageBitmap = function (src) { if (!paint && (canvas(src) || (self.CanvasRenderingContext2D
       && src instanceof CanvasRenderingContext2D))) read = true; return f.apply(this, arguments); }; }
-  Object.defineProperty(self, '__crumbQaTwin', {value: (on) => { if (on !== undefined) paint = !!on; return read; }});
+  Object.defineProperty(self, '__crumbQaPaint', {value: (on) => { if (on !== undefined) paint = !!on; return read; }});
 })();"""
-TWIN_SWITCH_JS = "(on) => self.__crumbQaTwin(on === null ? undefined : on)"
+NO_PAINT_JS = _PAINT_SWITCH_JS.replace("PAINT,", "false,", 1)
+TWIN_PAINT_JS = _PAINT_SWITCH_JS.replace("PAINT,", "true,", 1)
+PAINT_SWITCH_JS = "(on) => self.__crumbQaPaint ? self.__crumbQaPaint(on === null ? undefined : on) : false"
 
 # The blank page of the game's origin that recycle wipes from (served by the fence, never by the game's
 # server), and what it runs there: clear this tab's window.name and sessionStorage (and localStorage once
@@ -338,6 +335,7 @@ class Lane:
 
 MAIN = Lane(tabs=2, paint=True)     # main + twin: screenshots, pixels, frames per second
 PROBE = Lane(tabs=1, paint=False)   # one acceptance probe at a time: state() only
+PAINTED_PROBE = Lane(tabs=1, paint=True)  # the same, painting: for a game that reads its pixels (not pooled)
 
 
 class GameContext:
@@ -614,9 +612,10 @@ class GameTab:
         returns takes the script away again (the tab goes back to the pool)."""
         return await guarded(self.page.add_init_script(TWIN_PAINT_JS), "making painting switchable", OPEN_TIMEOUT_S, self.ev)
 
-    async def twin_paint(self, on: bool | None, timeout: float) -> bool:
-        """Switch painting (None: leave it); whether the game read canvas pixels while painting was off."""
-        read = await guarded(self.page.evaluate(TWIN_SWITCH_JS, on), "switching the twin's painting", timeout, self.ev)
+    async def paint(self, on: bool | None, timeout: float) -> bool:
+        """Switch painting (None: leave it) where it is switchable (_PAINT_SWITCH_JS); whether the game read canvas
+        pixels while painting was off, on this page since it loaded."""
+        read = await guarded(self.page.evaluate(PAINT_SWITCH_JS, on), "switching painting", timeout, self.ev)
         return read is True
 
     async def autoplay(self, ms: int, chunk: int, rect: dict[str, Any] | None, timeout: float) -> bool:

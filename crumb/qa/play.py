@@ -33,6 +33,7 @@ from crumb.qa.page import (
     FRAME_MS,
     MAIN,
     OPEN_TIMEOUT_S,
+    PAINTED_PROBE,
     PROBE,
     Aborted,
     Evidence,
@@ -147,9 +148,11 @@ class PlayReport:
     shots: dict[str, bytes] = field(default_factory=dict)
     inputs: list[str] = field(default_factory=list)
     film: list[Shot] = field(default_factory=list)  # the filmstrip's frames (none when not asked for)
-    # why this run could not tell whether input changes the game with a twin that stopped painting (the runner
-    # checks again with both runs painting); input_responds is None then
+    # why this run's pages that did not paint could not show what QA needed (the runner checks again with
+    # every page painting): the twin's, whether input changes the game (input_responds is None then); the
+    # probes', that the game computed from pixels that were never painted
     twin_unsure: str | None = None
+    probes_unsure: str | None = None
     sheet: asyncio.Future[bytes] | None = None  # their contact sheet, being made while the check goes on
 
 
@@ -303,8 +306,10 @@ class ContextPool:
 
 class _Stage:
     def __init__(self, browser: Browser, base: str, url: str, settings: QASettings,
-                 ev: Evidence, pool: ContextPool | None = None) -> None:
+                 ev: Evidence, pool: ContextPool | None = None, quiet: bool = True) -> None:
         self.browser, self.base, self.url = browser, base, url
+        self.quiet = quiet  # pages that judge state() alone do not paint (play's `quiet`)
+        self.pixels_read = False  # a probe page read canvas pixels while it did not paint
         self.pool = pool
         self.settings, self.ev = settings, ev
         self.contexts: list[GameContext] = []
@@ -337,7 +342,7 @@ class _Stage:
             self.film.add(await self.film_tab.frame(self.film_rect, FRAME_WIDTH, self.step_s), after)
 
     async def new_context(self, lane: Lane) -> GameContext:
-        ctx = await self.pool.take(lane, self.settings.viewport) if self.pool else None
+        ctx = await self.pool.take(lane, self.settings.viewport) if self.pool and lane in self.pool.full else None
         if ctx is not None:
             ctx.adopt(self.ev, self.base)
             self.contexts.append(ctx)
@@ -413,7 +418,7 @@ class _Stage:
         # state() tells the two runs apart from here on: the twin's pictures are needed only if it never does
         quiet = switchable and report.hook
         if quiet:
-            await twin.twin_paint(False, self.step_s)
+            await twin.paint(False, self.step_s)
         shots = report.shots
         # a background tab gets no compositor frames: a screenshot would wait seconds for one
         await guarded(main.page.bring_to_front(), "bringing the game to the front", self.step_s, self.ev)
@@ -464,7 +469,7 @@ class _Stage:
         if quiet and not responded:
             report.twin_unsure = ("state() did not tell the run with input from the one without, and their pictures "
                                   "could not be compared: the one without had stopped painting")
-        elif quiet and await twin.twin_paint(None, self.step_s):
+        elif quiet and await twin.paint(None, self.step_s):
             report.twin_unsure = ("the game read its canvas's pixels in the run without input after that run had "
                                   "stopped painting, so the two runs no longer played the same game")
         elif not responded:
@@ -532,8 +537,8 @@ class _Stage:
         clock, each) that work at once. Results keep the criteria's order."""
         queue = chains(criteria)
         results: dict[int, ProbeResult] = {}
-        contexts = [await self.new_context(PROBE)]
-        while self.pool is not None and len(contexts) < min(self.settings.probe_tabs, len(queue)):
+        contexts = [await self.new_context(PROBE if self.quiet else PAINTED_PROBE)]
+        while self.quiet and self.pool is not None and len(contexts) < min(self.settings.probe_tabs, len(queue)):
             more = await self.pool.take(PROBE, self.settings.viewport, wait=False)  # more tabs only if ready: a new one costs more
             if more is None:
                 break
@@ -547,11 +552,21 @@ class _Stage:
             while queue and not self.ev.abort.is_set():
                 chain = queue.pop(0)
                 left = await self.chain(ctx, tab, chain, results, fresh=not tab.loaded)
+                if self.quiet and not self.pixels_read and not self.ev.abort.is_set():  # before the next load forgets
+                    self.pixels_read = await self.read_pixels(tab)
                 if left:  # a probe failed midway: the ones after it start again on a page of their own
                     queue[:0] = [[Link(k.index, k.criterion, tuple(k.criterion.probe.steps))] for k in left]
 
         await asyncio.gather(*(worker(c) for c in contexts))
         return [results[n] for n in sorted(results)]
+
+    async def read_pixels(self, tab: GameTab) -> bool:
+        """Whether the game on this probe page read canvas pixels, which it does not paint (a page that
+        failed cannot say: only a wrong reading of a working page is at stake here)."""
+        try:
+            return await tab.paint(None, self.step_s)
+        except (Hang, Aborted, PlaywrightError):
+            return False
 
     async def chain(self, ctx: GameContext, tab: GameTab, links: list[Link], results: dict[int, ProbeResult],
                     fresh: bool) -> list[Link]:
@@ -680,18 +695,18 @@ def _first_line(exc: BaseException) -> str:
 
 async def play(browser: Browser, base: str, url: str, *, criteria: Sequence[Criterion],
                controls: Sequence[str], settings: QASettings, ev: Evidence,
-               pool: ContextPool | None = None, film_frames: int = 0, quiet_twin: bool = True) -> PlayReport:
+               pool: ContextPool | None = None, film_frames: int = 0, quiet: bool = True) -> PlayReport:
     """Run every browser check; a broken game is evidence, not an exception (only QA's own failure raises).
     `film_frames` > 0: record the main play-through's filmstrip (that many evenly spread frames, and the
-    first after each input) into the report. `quiet_twin`: the twin stops painting where state() tells the
-    runs apart (QUIET_TWIN off overrides it); False: it paints throughout (the runner's second run when the
-    first could not tell, report.twin_unsure)."""
-    stage = _Stage(browser, base, url, settings, ev, pool)
+    first after each input) into the report. `quiet`: probe pages do not paint, and the twin stops painting
+    where state() tells the runs apart (unless QUIET_TWIN is off); False: every page paints throughout (the
+    runner's second run when the first could not tell: report.twin_unsure, report.probes_unsure)."""
+    stage = _Stage(browser, base, url, settings, ev, pool, quiet)
     report = PlayReport(ev=ev)
 
     async def main_part(ctx: GameContext, main: GameTab, twin: GameTab) -> None:
         try:
-            await stage.main(ctx, main, twin, controls, report, film_frames, quiet_twin and QUIET_TWIN)
+            await stage.main(ctx, main, twin, controls, report, film_frames, quiet and QUIET_TWIN)
         except Hang as exc:
             try:  # a runaway allocation looks like a hang until the renderer dies: give it a moment
                 await asyncio.wait_for(ev.abort.wait(), CRASH_GRACE_S)
@@ -718,6 +733,9 @@ async def play(browser: Browser, base: str, url: str, *, criteria: Sequence[Crit
 
     async def probe_part() -> None:
         report.probes = await stage.probes(criteria)
+        if stage.pixels_read:
+            report.probes_unsure = ("the game read its canvas's pixels on a probe page, where nothing is painted, so "
+                                    "what it computed from them there is not what it computes when it paints")
 
     clean = False
     if pool is not None:

@@ -303,10 +303,10 @@ class _Engine:
             return (time.monotonic() - started - (self.stalled - stalled_before) - (self.starting - starting_before)
                     - waiting.seconds())
 
-        async def browser_stage(alone: bool = False, quiet_twin: bool = True) -> tuple[PlayReport, str | None]:
+        async def browser_stage(alone: bool = False, quiet: bool = True) -> tuple[PlayReport, str | None]:
             async with self.turns.take(waiting, alone=alone):
                 return await self._browser_stage(game_dir, entry, criteria, controls, used, settings, film_frames,
-                                                 quiet_twin)
+                                                 quiet)
 
         try:  # the static stage reads the folder: bounded by the check's own budget like the browser stage
             static = await asyncio.wait_for(asyncio.to_thread(check_static, game_dir, entry, manifest, settings),
@@ -336,16 +336,15 @@ class _Engine:
                 why = (f"QA's own process stood still for {stood:.0f} s (a loaded machine)" if stood >= STALL_MIN_S
                        else "a first run stopped responding")
                 rechecked = f"{why}; QA checked the game again, on a fresh browser, and this result is that second run"
-            if report.twin_unsure and error is None:
-                why = report.twin_unsure
+            unsure = [why for why in (report.twin_unsure, report.probes_unsure) if why]
+            if unsure and error is None:
                 if _room_left(settings, used()):
-                    report, error = await browser_stage(quiet_twin=False)
-                    again = (f"{why}; QA checked the game again with both runs painting, and this result is that "
-                             f"{'third' if rechecked else 'second'} run")
+                    report, error = await browser_stage(quiet=False)
+                    again = (f"{'; and '.join(unsure)}; QA checked the game again with every page painting, and this "
+                             f"result is that {'third' if rechecked else 'second'} run")
                     rechecked = f"{rechecked}; then {again}" if rechecked else again
-                else:  # no time for another run: input is not taken to work on evidence that cannot show it
-                    report.ev.find("input_unchecked", f"QA could not tell whether input changes the game: {why}, and "
-                                   "less than half of qa.timeout_s was left to check again with both runs painting")
+                else:  # no time for another run: nothing is taken to work on evidence that cannot show it
+                    _unchecked(report)
         sheet = None
         if report.sheet is not None:
             try:
@@ -359,7 +358,7 @@ class _Engine:
     async def _browser_stage(self, game_dir: Path, entry: str, criteria: Sequence[Criterion],
                              controls: Sequence[str], used: Callable[[], float],
                              settings: QASettings, film_frames: int = 0,
-                             quiet_twin: bool = True) -> tuple[PlayReport, str | None]:
+                             quiet: bool = True) -> tuple[PlayReport, str | None]:
         """One run of the game in the browser; QA's own failures come back as the error, never raised."""
         ev = Evidence(sched=self.sched_counts)
         report = PlayReport(ev=ev)
@@ -384,7 +383,7 @@ class _Engine:
                     report = await self._within_budget(
                         play(browser, server.base, server.url(entry), criteria=criteria,
                              controls=controls, settings=settings, ev=ev, pool=self.pool, film_frames=film_frames,
-                             quiet_twin=quiet_twin),
+                             quiet=quiet),
                         used, settings.timeout_s)
                 finally:
                     for attempt in self.fence.attempts(since):  # what went below request interception
@@ -442,6 +441,18 @@ class _Engine:
             if not task.done():
                 task.cancel()
                 await asyncio.wait({task}, timeout=CLOSE_TIMEOUT_S)
+
+
+def _unchecked(report: PlayReport) -> None:
+    """What a run whose unpainted pages could not show what QA needed says when there is no time to check
+    again with every page painting: input and probes unknown, and why."""
+    late = "and less than half of qa.timeout_s was left to check again with every page painting"
+    if report.twin_unsure:
+        report.ev.find("input_unchecked", f"QA could not tell whether input changes the game: {report.twin_unsure}, {late}")
+    if report.probes_unsure:
+        report.ev.find("probes_unchecked", f"the probes' results cannot be trusted: {report.probes_unsure}, {late}")
+        report.probes = [p if not p.ok else p.model_copy(update={"ok": False, "detail": f"not checkable: {report.probes_unsure}"})
+                         for p in report.probes]
 
 
 def _room_left(settings: QASettings, used_s: float) -> bool:

@@ -1,8 +1,9 @@
-"""The main check's twin (the run without input) stops painting once state() tells the runs apart.
+"""Pages that judge state() alone do not paint: the probe pages, and the main check's twin (the run without
+input) once state() tells the runs apart.
 
-What a user relies on: "responds to input" is measured, whichever way the twin ran. A game that reads its
-own canvas pixels, or whose state() does not show what input does, is checked again with both runs
-painting, and the result says so; a game whose state() shows input is checked once.
+What a user relies on: every fact is measured, whichever pages painted. A game that reads its own canvas
+pixels, or whose state() does not show what input does, is checked again with every page painting, and
+the result says so; a game whose state() shows input is checked once.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from crumb.protocol.game import Criterion
 from crumb.qa import QARunner
 from crumb.qa import runner as runner_module
 from tests.qa.conftest import FAST, GAMES, chromium_or_skip
@@ -22,13 +24,14 @@ PAGE = """<!doctype html><html><head><meta charset="utf-8"><title>{title}</title
 <body><canvas id="game" width="320" height="240"></canvas><script>
 (() => {{
   const canvas = document.getElementById("game"), g = canvas.getContext("2d");
-  let phase = "title", frames = 0, x = 160;
+  let phase = "title", frames = 0, x = 160, red = false;
   addEventListener("keydown", (e) => {{ if (phase === "title") phase = "playing"; {on_key} }});
   addEventListener("pointerdown", () => {{ if (phase === "title") phase = "playing"; }});
   function frame() {{
     frames++;
     g.fillStyle = `rgb(${{frames % 256}}, 40, 90)`; g.fillRect(0, 0, 320, 240);
     g.fillStyle = "#fff"; g.fillRect(x - 10, 200, 20, 20);
+    if (phase === "playing") {{ g.fillStyle = "#f00"; g.fillRect(0, 0, 4, 4); red = g.getImageData(1, 1, 1, 1).data[0] > 200; }}
     requestAnimationFrame(frame);
   }}
   requestAnimationFrame(frame);
@@ -42,6 +45,11 @@ PAGE = """<!doctype html><html><head><meta charset="utf-8"><title>{title}</title
 # would read as "responds to input".
 READS_PIXELS = PAGE.format(title="reads pixels", on_key="",
                            state='{ phase, pixel: [...g.getImageData(5, 5, 1, 1).data] }')
+# Started, it paints a red corner and reads it back: its state() says so only on a page that paints.
+READS_ITS_DRAWING = PAGE.format(title="reads its drawing", on_key="", state="{ phase, red }")
+SEES_RED = Criterion.model_validate({"id": "red", "text": "Once started, the corner is red",
+                                     "probe": {"steps": [{"do": "start"}, {"do": "wait", "ms": 200}],
+                                               "expect": [{"path": "red", "op": "==", "value": True}]}})
 # Moves with the arrow keys, but state() does not say so: only the pictures of the two runs show it.
 STATE_HIDES_INPUT = PAGE.format(title="state hides input",
                                 on_key='if (e.key === "ArrowLeft") x -= 20; if (e.key === "ArrowRight") x += 20;',
@@ -73,17 +81,24 @@ def test_a_game_whose_state_shows_input_is_checked_once(qa: QARunner) -> None:
     assert result.rechecked is None
 
 
-def test_a_game_reading_its_own_pixels_is_checked_again_with_both_runs_painting(qa: QARunner, tmp_path: Path) -> None:
+def test_a_game_reading_its_own_pixels_is_checked_again_with_every_page_painting(qa: QARunner, tmp_path: Path) -> None:
     result = qa.check(game(tmp_path, "reads_pixels", READS_PIXELS), controls=["ArrowLeft"])
     assert result.input_responds is False and "no_input_response" in codes(result), result.model_dump_json(indent=1)
     assert result.rechecked is not None and "read its canvas's pixels" in result.rechecked \
-        and "both runs painting" in result.rechecked, result.rechecked
+        and "every page painting" in result.rechecked, result.rechecked
 
 
 def test_input_that_only_the_pictures_show_still_counts(qa: QARunner, tmp_path: Path) -> None:
     result = qa.check(game(tmp_path, "hides", STATE_HIDES_INPUT), controls=["ArrowLeft"])
     assert result.input_responds is True and "no_input_response" not in codes(result), result.model_dump_json(indent=1)
     assert result.rechecked is not None and result.rechecked.startswith("state() did not tell"), result.rechecked
+
+
+def test_a_probe_on_a_game_computing_from_its_pixels_is_judged_on_a_painting_page(qa: QARunner,
+                                                                                  tmp_path: Path) -> None:
+    result = qa.check(game(tmp_path, "reads_its_drawing", READS_ITS_DRAWING), criteria=[SEES_RED])
+    assert [(p.id, p.ok) for p in result.probes] == [("red", True)], result.model_dump_json(indent=1)
+    assert result.rechecked is not None and "on a probe page" in result.rechecked, result.rechecked
 
 
 def test_without_time_for_a_second_run_input_is_not_taken_to_work(qa: QARunner, tmp_path: Path,
@@ -94,3 +109,13 @@ def test_without_time_for_a_second_run_input_is_not_taken_to_work(qa: QARunner, 
     unchecked = [f.message for f in result.findings if f.code == "input_unchecked"]
     assert unchecked and "read its canvas's pixels" in unchecked[0], result.findings
     assert result.rechecked is None
+
+
+def test_without_time_for_a_second_run_a_probe_is_not_taken_to_pass(qa: QARunner, tmp_path: Path,
+                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """Here the unpainted probe page happens to fail the probe; what matters is that the result names why
+    no probe result stands, instead of one measured on pixels that were never painted."""
+    monkeypatch.setattr(runner_module, "_room_left", lambda settings, used_s: False)
+    result = qa.check(game(tmp_path, "reads_its_drawing", READS_ITS_DRAWING), criteria=[SEES_RED])
+    assert not result.ok and [p.ok for p in result.probes] == [False], result.model_dump_json(indent=1)
+    assert "probes_unchecked" in codes(result) and result.rechecked is None
