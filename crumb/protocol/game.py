@@ -262,8 +262,8 @@ class QAResult(Model):
     duration_ms: int = 0
     error: str | None = Field(default=None, description="QA itself failed: crash, timeout, browser died")
     rechecked: str | None = Field(default=None, description=(
-        "why QA ran the check again (a stall of its own, not the game's; or a first run that could not show whether "
-        "input works); the result is the last run. "
+        "why QA ran the check again (a stall of its own, not the game's; or a first run whose pages that did not "
+        "paint could not show what QA needed); the result is the last run. "
         "Not a finding: it says nothing about the game"))
 
 
