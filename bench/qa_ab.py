@@ -19,6 +19,8 @@ Changes:
           CPU share costs a check while QA's own process (nice 0) competes with the browser for the cores
   quiet-twin  the twin tab (the main check's run without input) stopping its 2D painting once state() tells
           the runs apart (play.py's QUIET_TWIN, page.py's TWIN_PAINT_JS), against a twin that paints throughout
+  early-quiet  the twin of a game whose state() is there once loaded never painting (main loads first, then
+          the twin: play.py's EARLY_QUIET), against a twin painting until QA's first look (both load at once)
 """
 
 from __future__ import annotations
@@ -91,12 +93,13 @@ def baseline(change: str) -> Iterator[None]:
     if change == "share":  # main() sets each way's nice on the running browser
         yield
         return
-    if change == "quiet-twin":
-        play.QUIET_TWIN = False
+    if change in ("quiet-twin", "early-quiet"):
+        knob = "QUIET_TWIN" if change == "quiet-twin" else "EARLY_QUIET"
+        setattr(play, knob, False)
         try:
             yield
         finally:
-            play.QUIET_TWIN = True
+            setattr(play, knob, True)
         return
     if change == "server-stop":
         import threading

@@ -184,6 +184,7 @@ SHOT_READY_JS = """async () => { for (const el of document.querySelectorAll('inp
 
 # Both at once (one round trip): where the game draws, and what its hook says.
 TARGET_STATE_JS = f"() => [({TARGET_JS})(), ({STATE_JS})()]"
+HAS_HOOK_JS = "() => { try { const h = window.__crumb; return !!h && typeof h.state === 'function'; } catch (e) { return false; } }"
 
 
 class Clip(TypedDict):
@@ -607,10 +608,15 @@ class GameTab:
         """{"hook": bool, "state": {...}} or {"hook": true, "error": "..."}."""
         return await guarded(self.page.evaluate(STATE_JS), "reading window.__crumb.state()", timeout, self.ev)
 
-    async def quiet_twin(self) -> AbstractAsyncContextManager[Any]:
-        """Make this tab's 2D painting switchable from its next load on (TWIN_PAINT_JS); disposing of what this
-        returns takes the script away again (the tab goes back to the pool)."""
-        return await guarded(self.page.add_init_script(TWIN_PAINT_JS), "making painting switchable", OPEN_TIMEOUT_S, self.ev)
+    async def paint_switch(self, painting: bool) -> AbstractAsyncContextManager[Any]:
+        """Make this tab's 2D painting switchable from its next load on, starting on or off (_PAINT_SWITCH_JS);
+        disposing of what this returns takes the script away again (the tab goes back to the pool)."""
+        return await guarded(self.page.add_init_script(TWIN_PAINT_JS if painting else NO_PAINT_JS),
+                             "making painting switchable", OPEN_TIMEOUT_S, self.ev)
+
+    async def has_hook(self, timeout: float) -> bool:
+        """Whether the page has defined window.__crumb.state (not calling it)."""
+        return await guarded(self.page.evaluate(HAS_HOOK_JS), "looking for window.__crumb.state", timeout, self.ev) is True
 
     async def paint(self, on: bool | None, timeout: float) -> bool:
         """Switch painting (None: leave it) where it is switchable (_PAINT_SWITCH_JS); whether the game read canvas

@@ -60,6 +60,7 @@ CRASH_GRACE_S = 1.0
 # The twin stops painting once state() is known to tell the runs apart (page.py's TWIN_PAINT_JS): a quarter
 # of a check's CPU. bench/qa_ab.py --change quiet-twin measures it against a twin that paints throughout.
 QUIET_TWIN = True
+EARLY_QUIET = True
 _TRACE = os.environ.get("CRUMB_QA_TRACE") == "1"
 _T0 = time.monotonic()
 
@@ -394,15 +395,23 @@ class _Stage:
 
     async def main(self, ctx: GameContext, main: GameTab, twin: GameTab, controls: Sequence[str],
                    report: PlayReport, film_frames: int = 0, quiet_twin: bool = False) -> None:
-        switchable = await twin.quiet_twin() if quiet_twin else None
-        await self._main(ctx, main, twin, controls, report, film_frames, switchable is not None)
+        switchable, painting = None, True
+        if quiet_twin:
+            # main first (the clock stands still until QA runs it, so the twin still starts at the same moment):
+            # a game whose state() is there once loaded gets a twin that never paints
+            await main.load(self.load_s)
+            painting = not (EARLY_QUIET and await main.has_hook(self.step_s))
+            switchable = await twin.paint_switch(painting)
+            await twin.load(self.load_s)
+        else:
+            await asyncio.gather(main.load(self.load_s), twin.load(self.load_s))
+        await self._main(ctx, main, twin, controls, report, film_frames, switchable is not None, painting)
         if switchable is not None:  # the tab goes back to the pool as it came (a check that fails closes it instead)
             await guarded(switchable.__aexit__(None, None, None), "removing the twin's paint switch", OPEN_TIMEOUT_S,
                           self.ev)
 
     async def _main(self, ctx: GameContext, main: GameTab, twin: GameTab, controls: Sequence[str],
-                    report: PlayReport, film_frames: int, switchable: bool) -> None:
-        await asyncio.gather(main.load(self.load_s), twin.load(self.load_s))
+                    report: PlayReport, film_frames: int, switchable: bool, painting: bool) -> None:
         self.main_loaded.set()
         report.loaded = True
         trace('main loaded')
@@ -416,9 +425,10 @@ class _Stage:
         if first.get("error"):
             self.ev.find("hook_error", f"window.__crumb.state() threw: {first['error'][:200]}", raw=first["error"])
         # state() tells the two runs apart from here on: the twin's pictures are needed only if it never does
-        quiet = switchable and report.hook
-        if quiet:
+        quiet = switchable and (report.hook or not painting)
+        if quiet and painting:
             await twin.paint(False, self.step_s)
+        blind = quiet and not report.hook  # a twin that never painted, and no state() to compare after all
         shots = report.shots
         # a background tab gets no compositor frames: a screenshot would wait seconds for one
         await guarded(main.page.bring_to_front(), "bringing the game to the front", self.step_s, self.ev)
@@ -450,7 +460,7 @@ class _Stage:
                 self.ev.find("bad_control", f"the control {inp.key!r} is not a key the browser knows", "Minor")
                 await self.run(ctx, HOLD_MS)
             await self.frame(after=inp.label())
-            if not responded:  # after each input: opposite inputs (left, then right) may cancel out later
+            if not responded and not blind:  # after each input: opposite inputs (left, then right) may cancel out later
                 responded = await self.differ(main, twin, rect, report.hook)
 
         trace('main inputs done')
@@ -466,7 +476,10 @@ class _Stage:
         shots["end"] = await main.screenshot(rect, self.step_s)
         s2, t2 = await asyncio.gather(main.state(self.step_s), twin.state(self.step_s))
         twin_shots: list[bytes] = []
-        if quiet and not responded:
+        if blind:
+            report.twin_unsure = ("state() was there when the game had loaded but not once it had settled, and the run "
+                                  "without input had not painted, so the two runs could not be compared")
+        elif quiet and not responded:
             report.twin_unsure = ("state() did not tell the run with input from the one without, and their pictures "
                                   "could not be compared: the one without had stopped painting")
         elif quiet and await twin.paint(None, self.step_s):

@@ -50,6 +50,9 @@ READS_ITS_DRAWING = PAGE.format(title="reads its drawing", on_key="", state="{ p
 SEES_RED = Criterion.model_validate({"id": "red", "text": "Once started, the corner is red",
                                      "probe": {"steps": [{"do": "start"}, {"do": "wait", "ms": 200}],
                                                "expect": [{"path": "red", "op": "==", "value": True}]}})
+# Ignores input, and takes its state() away in its first frame: there at load, gone once settled.
+HOOK_GONE = PAGE.format(title="hook gone", on_key="", state="{ phase }").replace(
+    "requestAnimationFrame(frame);\n  window.__crumb", "requestAnimationFrame(() => { delete window.__crumb; });\n  window.__crumb", 1)
 # Moves with the arrow keys, but state() does not say so: only the pictures of the two runs show it.
 STATE_HIDES_INPUT = PAGE.format(title="state hides input",
                                 on_key='if (e.key === "ArrowLeft") x -= 20; if (e.key === "ArrowRight") x += 20;',
@@ -86,6 +89,14 @@ def test_a_game_reading_its_own_pixels_is_checked_again_with_every_page_painting
     assert result.input_responds is False and "no_input_response" in codes(result), result.model_dump_json(indent=1)
     assert result.rechecked is not None and "read its canvas's pixels" in result.rechecked \
         and "every page painting" in result.rechecked, result.rechecked
+
+
+def test_a_twin_started_without_painting_for_a_hook_that_then_goes_is_not_compared_by_pictures(
+        qa: QARunner, tmp_path: Path) -> None:
+    result = qa.check(game(tmp_path, "hook_gone", HOOK_GONE), controls=["ArrowLeft"])
+    assert result.hook is False and result.input_responds is False and "no_input_response" in codes(result), \
+        result.model_dump_json(indent=1)
+    assert result.rechecked is not None and result.rechecked.startswith("state() was there"), result.rechecked
 
 
 def test_input_that_only_the_pictures_show_still_counts(qa: QARunner, tmp_path: Path) -> None:
