@@ -60,6 +60,7 @@ CRASH_GRACE_S = 1.0
 # The twin stops painting once state() is known to tell the runs apart (page.py's TWIN_PAINT_JS): a quarter
 # of a check's CPU. bench/qa_ab.py --change quiet-twin measures it against a twin that paints throughout.
 QUIET_TWIN = True
+# ... and, on a warm browser, never paints where state() is there once the game has loaded (--change early-quiet)
 EARLY_QUIET = True
 _TRACE = os.environ.get("CRUMB_QA_TRACE") == "1"
 _T0 = time.monotonic()
@@ -395,20 +396,16 @@ class _Stage:
 
     async def main(self, ctx: GameContext, main: GameTab, twin: GameTab, controls: Sequence[str],
                    report: PlayReport, film_frames: int = 0, quiet_twin: bool = False) -> None:
-        switchable, painting = None, True
         # On a warm browser, main first (the clock stands still until QA runs it, so the twin still starts at the
         # same moment): a game whose state() is there once loaded gets a twin that never paints. On a browser's
         # first check, where a load costs most, the two load at once (bench/run.py: +0.07 s cold the other way).
-        if quiet_twin and EARLY_QUIET and self.pool is not None and self.pool.grown:
+        early = quiet_twin and EARLY_QUIET and self.pool is not None and self.pool.grown
+        painting = True
+        if early:
             await main.load(self.load_s)
             painting = not await main.has_hook(self.step_s)
-            switchable = await twin.paint_switch(painting)
-            await twin.load(self.load_s)
-        elif quiet_twin:
-            switchable = await twin.paint_switch(painting)
-            await asyncio.gather(main.load(self.load_s), twin.load(self.load_s))
-        else:
-            await asyncio.gather(main.load(self.load_s), twin.load(self.load_s))
+        switchable = await twin.paint_switch(painting) if quiet_twin else None
+        await (twin.load(self.load_s) if early else asyncio.gather(main.load(self.load_s), twin.load(self.load_s)))
         await self._main(ctx, main, twin, controls, report, film_frames, switchable is not None, painting)
         if switchable is not None:  # the tab goes back to the pool as it came (a check that fails closes it instead)
             await guarded(switchable.__aexit__(None, None, None), "removing the twin's paint switch", OPEN_TIMEOUT_S,
