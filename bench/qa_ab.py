@@ -21,6 +21,10 @@ Changes:
           the runs apart (play.py's QUIET_TWIN, page.py's TWIN_PAINT_JS), against a twin that paints throughout
   early-quiet  the twin of a game whose state() is there once loaded never painting (main loads first, then
           the twin: play.py's EARLY_QUIET), against a twin painting until QA's first look (both load at once)
+  quiet-canvas  pages that do not paint keeping a 2D context's styles, save and restore in their script and
+          building no path (page.py's _PAINT_SWITCH_JS), against one that only turned the drawing calls off.
+          The script is a context's, set when the pool opens it, so each way has a runner of its own, used
+          only with its own script in place (alternating as the others)
 """
 
 from __future__ import annotations
@@ -76,10 +80,45 @@ PLAY_LOOP_BEFORE = """  for (let left = ms; left > 0;) {
 }"""
 
 
+#: page.py's _PAINT_SWITCH_JS before quiet-canvas: the drawing calls off, every other call the context's own
+PAINT_SWITCH_BEFORE = """(() => { let paint = PAINT, read = false;
+  const wrap = (C, names, off) => { if (!C) return; for (const m of names) { const f = C.prototype[m];
+    if (typeof f === 'function') C.prototype[m] = off
+      ? function () { if (paint) return f.apply(this, arguments); }
+      : function () { if (!paint) read = true; return f.apply(this, arguments); }; } };
+  const canvas = (a) => (self.HTMLCanvasElement && a instanceof HTMLCanvasElement)
+    || (self.OffscreenCanvas && a instanceof OffscreenCanvas);
+  for (const C of [self.CanvasRenderingContext2D, self.OffscreenCanvasRenderingContext2D]) {
+    wrap(C, ['fillRect', 'strokeRect', 'clearRect', 'fill', 'stroke', 'fillText', 'strokeText', 'drawImage',
+             'putImageData'], true);
+    wrap(C, ['getImageData'], false); }
+  wrap(self.HTMLCanvasElement, ['toDataURL', 'toBlob', 'captureStream'], false);
+  wrap(self.OffscreenCanvas, ['convertToBlob', 'transferToImageBitmap'], false);
+  for (const G of [self.WebGLRenderingContext, self.WebGL2RenderingContext]) {  // a 2D canvas uploaded as a texture
+    if (!G) continue; for (const m of ['texImage2D', 'texSubImage2D']) { const f = G.prototype[m];
+      if (typeof f === 'function') G.prototype[m] = function () {
+        if (!paint && [...arguments].some(canvas)) read = true; return f.apply(this, arguments); }; } }
+  if (typeof self.createImageBitmap === 'function') { const f = self.createImageBitmap;
+    self.createImageBitmap = function (src) { if (!paint && (canvas(src) || (self.CanvasRenderingContext2D
+      && src instanceof CanvasRenderingContext2D))) read = true; return f.apply(this, arguments); }; }
+  Object.defineProperty(self, '__crumbQaPaint', {value: (on) => { if (on !== undefined) paint = !!on; return read; }});
+})();"""
+
+
 @contextlib.contextmanager
 def baseline(change: str) -> Iterator[None]:
     import crumb.qa.page as page
     import crumb.qa.play as play
+
+    if change == "quiet-canvas":
+        kept_scripts = page.NO_PAINT_JS, page.TWIN_PAINT_JS
+        page.NO_PAINT_JS = PAINT_SWITCH_BEFORE.replace("PAINT,", "false,", 1)
+        page.TWIN_PAINT_JS = PAINT_SWITCH_BEFORE.replace("PAINT,", "true,", 1)
+        try:
+            yield
+        finally:
+            page.NO_PAINT_JS, page.TWIN_PAINT_JS = kept_scripts
+        return
 
     if change == "play-frames":
         kept_js = page.PLAY_JS
@@ -166,31 +205,41 @@ def main() -> int:
     wall: dict[str, list[float]] = {"before": [], "after": []}
     cpu: dict[str, list[float]] = {"before": [], "after": []}
     same = True
-    with tempfile.TemporaryDirectory() as tmp:
+    with tempfile.TemporaryDirectory() as tmp, contextlib.ExitStack() as stack:
         games = real_games(Path(tmp), only)
-        with QARunner() as qa:
-            for gid, game, criteria, controls in games:
-                qa.check(game, criteria=criteria, controls=controls)
-                seen: dict[str, list] = {"before": [], "after": []}
-                for k in range(2 * args.n):
-                    way = "before" if k % 2 == 0 else "after"
-                    with baseline(args.change) if way == "before" else contextlib.nullcontext():
-                        qa.warm()
-                        if args.change == "share" and qa._engine.browser_pid:
-                            why = lower_share(qa._engine.browser_pid, 0 if way == "before" else AUTOGROUP_NICE)
-                            assert why is None, why
-                        t, c = time.perf_counter(), cpu_seconds()
-                        result = qa.check(game, criteria=criteria, controls=controls)
-                        wall[way].append(time.perf_counter() - t)
-                        cpu[way].append(cpu_seconds() - c)
-                    seen[way].append((result.ok, [(p.id, p.ok) for p in result.probes],
-                                      sorted(f.code for f in result.findings)))
-                same &= all(s == seen["before"][0] for s in seen["before"] + seen["after"])
-                loads.append(os.getloadavg()[0])
-                n = args.n
-                print(f"  {gid:<14} wall {med(wall['before'][-n:]):5.2f} -> {med(wall['after'][-n:]):5.2f} s   "
-                      f"CPU {med(cpu['before'][-n:]):5.2f} -> {med(cpu['after'][-n:]):5.2f} s"
-                      f"{'' if seen['after'] == seen['before'] else '   VERDICT FACTS DIFFER'}", flush=True)
+        after = stack.enter_context(QARunner())
+        runners = {"before": after, "after": after}
+        if args.change == "quiet-canvas":  # a runner whose contexts were all opened with the script before
+            with baseline(args.change):
+                runners["before"] = stack.enter_context(QARunner())
+                runners["before"].warm()
+        for gid, game, criteria, controls in games:
+            for way, qa in {id(r): (w, r) for w, r in runners.items()}.values():  # a warm-up check each
+                with baseline(args.change) if way == "before" else contextlib.nullcontext():
+                    qa.check(game, criteria=criteria, controls=controls)
+                    qa.warm()
+            seen: dict[str, list] = {"before": [], "after": []}
+            for k in range(2 * args.n):
+                way = "before" if k % 2 == 0 else "after"
+                qa = runners[way]
+                with baseline(args.change) if way == "before" else contextlib.nullcontext():
+                    qa.warm()
+                    if args.change == "share" and qa._engine.browser_pid:
+                        why = lower_share(qa._engine.browser_pid, 0 if way == "before" else AUTOGROUP_NICE)
+                        assert why is None, why
+                    t, c = time.perf_counter(), cpu_seconds()
+                    result = qa.check(game, criteria=criteria, controls=controls)
+                    wall[way].append(time.perf_counter() - t)
+                    cpu[way].append(cpu_seconds() - c)
+                    qa.warm()  # the pool refilled while this way's scripts are in place
+                seen[way].append((result.ok, [(p.id, p.ok) for p in result.probes],
+                                  sorted(f.code for f in result.findings)))
+            same &= all(s == seen["before"][0] for s in seen["before"] + seen["after"])
+            loads.append(os.getloadavg()[0])
+            n = args.n
+            print(f"  {gid:<14} wall {med(wall['before'][-n:]):5.2f} -> {med(wall['after'][-n:]):5.2f} s   "
+                  f"CPU {med(cpu['before'][-n:]):5.2f} -> {med(cpu['after'][-n:]):5.2f} s"
+                  f"{'' if seen['after'] == seen['before'] else '   VERDICT FACTS DIFFER'}", flush=True)
     print(f"{args.change}: {len(games)} genres, {args.n} warm checks each way, alternating; {os.cpu_count()} cores, "
           f"load average {min(loads):.1f}-{max(loads):.1f}")
     print(f"  wall per check: before {med(wall['before']):.2f} s, after {med(wall['after']):.2f} s, "

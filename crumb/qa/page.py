@@ -114,13 +114,22 @@ PLAY_JS = """async ({ms, chunk, rect, frame}) => {
 }"""
 
 
-# 2D painting that QA can switch, with a note of any read of canvas pixels made while it is off: such a read
-# saw a canvas that does not show what the game drew, so the game may go on to compute something else.
+# 2D painting that QA can switch, with a note of any read made while it is off that a page not painting
+# cannot answer as a painting one would: such a read saw a canvas that does not show what the game drew, so
+# the game may go on to compute something else (play.py then checks the game again, every page painting).
 # Probe pages judge state() only, and painting is most of what a canvas game costs under a fast clock (a
 # 960x640 software canvas: ~4 ms a frame, so 60 s of game time took 15 s): they start with painting off.
 # The main check's twin (its run without input) starts with it on, and play.py turns it off once state()
-# tells the two runs apart. Everything else a game does (paths, gradients, text metrics, its errors) runs.
-# `__crumbQaPaint(on)` switches; `__crumbQaPaint()` answers whether pixels were read while painting was off.
+# tells the two runs apart; painting, once off, stays off.
+# Off, a 2D context draws nothing and builds no path or clip, which only pixels show; its styles (fill,
+# stroke, line, shadow, alpha, compositing) are kept by this script, and so are save and restore, the
+# costliest calls a game makes there (about half of a probe page's main thread with them, in the hungry-hole
+# game). The transform and the text settings stay the context's own (getTransform and measureText read
+# them), and a level that changes them is saved and restored by the context too. A style read back is answered as the context would answer
+# it (its own rules, on a context of the script's); the few reads that cannot be (a point in the path
+# being built or in a stroke, the dash, a filter, a colour that is not one) count as a read of pixels. A call that would throw, or convert
+# an argument (an object, a missing argument), is the context's own, so the game sees the same errors.
+# `__crumbQaPaint(on)` switches; `__crumbQaPaint()` answers whether such a read was made.
 _PAINT_SWITCH_JS = """(() => { let paint = PAINT, read = false;
   const wrap = (C, names, off) => { if (!C) return; for (const m of names) { const f = C.prototype[m];
     if (typeof f === 'function') C.prototype[m] = off
@@ -128,20 +137,95 @@ _PAINT_SWITCH_JS = """(() => { let paint = PAINT, read = false;
       : function () { if (!paint) read = true; return f.apply(this, arguments); }; } };
   const canvas = (a) => (self.HTMLCanvasElement && a instanceof HTMLCanvasElement)
     || (self.OffscreenCanvas && a instanceof OffscreenCanvas);
+  const Q = Symbol(), D = Symbol(), Gr = self.CanvasGradient, Pt = self.CanvasPattern;
+  const make = self.Document && Document.prototype.createElement;
+  const kept = (g) => { let s = g[Q];  // per context: the styles set while off, and the levels saved while off
+    if (!s) { s = g[Q] = {style: {}, levels: []}; if (g.canvas) g.canvas[Q] = g; } return s; };
+  const plain = (a, n) => { if (a.length < n) return false;
+    for (let i = 0; i < a.length; i++) { const t = typeof a[i]; if (t !== 'number' && t !== 'boolean') return false; }
+    return true; };
+  const own = (v) => { const t = typeof v;
+    return t === 'string' || t === 'number' || t === 'boolean' || (t === 'object' && v !== null
+      && ((Gr && v instanceof Gr) || (Pt && v instanceof Pt))); };
+  // two values each style takes as they are: a value read back after either is the value the game set
+  const PAIRS = {globalAlpha: [0.25, 0.75], lineWidth: [2, 3], miterLimit: [2, 3], lineDashOffset: [1, 2],
+    shadowBlur: [1, 2], shadowOffsetX: [1, 2], shadowOffsetY: [1, 2], shadowColor: ['#010203', '#040506'],
+    lineCap: ['butt', 'round'], lineJoin: ['miter', 'round'], globalCompositeOperation: ['source-over', 'copy'],
+    imageSmoothingEnabled: [true, false], imageSmoothingQuality: ['low', 'high']};
+  const quiet = (C, scratchOf) => { if (!C) return; const P = C.prototype, d = (k) => Object.getOwnPropertyDescriptor(P, k);
+    let scratch = null;
+    const stub = (m, n, ok) => { const f = P[m]; if (typeof f !== 'function') return;
+      P[m] = function () { if (paint || !plain(arguments, n) || (ok && !ok(arguments))) return f.apply(this, arguments); }; };
+    for (const [m, n] of [['beginPath', 0], ['closePath', 0], ['moveTo', 2], ['lineTo', 2], ['bezierCurveTo', 6],
+        ['quadraticCurveTo', 4], ['rect', 4]]) stub(m, n);
+    stub('clip', 0, (a) => a.length === 0);
+    stub('arc', 5, (a) => a[2] >= 0);
+    stub('arcTo', 5, (a) => a[4] >= 0);
+    stub('ellipse', 7, (a) => a[2] >= 0 && a[3] >= 0);
+    const dash = P.setLineDash;
+    if (dash) P.setLineDash = function (seg) {
+      if (paint || !Array.isArray(seg) || !plain(seg, 0)) return dash.apply(this, arguments); };
+    // A level that changes what the context keeps itself (the transform, text settings, a style the script
+    // does not keep) is saved by the context too, from that first change on, and restored by it: until then
+    // the context holds what it held when the level began. (Setting a font or a transform back by hand cost
+    // more than the context's own save and restore.)
+    const save = P.save, restore = P.restore, reset = P.reset;
+    const real = (g) => { const s = paint ? null : g[Q], top = s && s.levels[s.levels.length - 1];
+      if (top && !top.real) { save.call(g); g[D] = (g[D] | 0) + 1; top.real = true; } };
+    for (const m of ['translate', 'rotate', 'scale', 'transform', 'setTransform', 'resetTransform']) { const f = P[m];
+      if (typeof f === 'function') P[m] = function () { real(this); return f.apply(this, arguments); }; }
+    for (const k of ['font', 'textAlign', 'textBaseline', 'direction', 'letterSpacing', 'wordSpacing', 'fontKerning',
+        'fontStretch', 'fontVariantCaps', 'textRendering', 'lang']) { const p = d(k); if (!p || !p.set) continue;
+      Object.defineProperty(P, k, {configurable: true, enumerable: p.enumerable,  // read: after a save of the
+        get() { real(this); return p.get.call(this); },  // context's (its letterSpacing reads '' then)
+        set(v) { real(this); p.set.call(this, v); }}); }
+    for (const k of ['fillStyle', 'strokeStyle', 'shadowColor', 'filter', ...Object.keys(PAIRS)]) {
+      const p = d(k); if (!p || !p.set || !p.get) continue;
+      const as = (v) => {  // v read back as the context reads it back; undefined where that cannot be known
+        if (typeof v === 'object') return v;  // a gradient or a pattern
+        if (k === 'filter' || (typeof v === 'string' && /currentcolor/i.test(v))) return undefined;
+        const g = scratch || (scratch = scratchOf()), pair = PAIRS[k] || [g.createLinearGradient(0, 0, 1, 1), g.createLinearGradient(0, 0, 2, 2)];
+        p.set.call(g, pair[0]); p.set.call(g, v); const one = p.get.call(g);
+        p.set.call(g, pair[1]); p.set.call(g, v); return one === p.get.call(g) ? one : undefined; };
+      Object.defineProperty(P, k, {configurable: true, enumerable: p.enumerable,
+        get() { const s = paint ? null : this[Q]; if (!s || !(k in s.style)) return p.get.call(this);
+          const v = as(s.style[k]); if (v === undefined) { read = true; return p.get.call(this); } return v; },
+        set(v) { if (paint) return p.set.call(this, v);
+          if (own(v)) { kept(this).style[k] = v; return; }
+          delete kept(this).style[k]; real(this); p.set.call(this, v); }}); }
+    P.save = function () {
+      if (paint) { this[D] = (this[D] | 0) + 1; const c = this.canvas; if (c && c[Q] !== this) c[Q] = this;
+                   return save.apply(this, arguments); }
+      const s = kept(this); s.levels.push({style: Object.assign({}, s.style), real: false}); };
+    P.restore = function () { if (paint) { if (this[D] > 0) this[D]--; return restore.apply(this, arguments); }
+      const s = kept(this), top = s.levels.pop();
+      if (top) { s.style = top.style; if (top.real) { this[D]--; restore.call(this); } }
+      else if (this[D] > 0) { this[D]--; s.style = {}; restore.apply(this, arguments); } };  // saved while painting
+    if (reset) P.reset = function () { this[Q] = undefined; this[D] = 0; return reset.apply(this, arguments); };
+    wrap(C, ['isPointInStroke', 'getLineDash'], false);
+    const inPath = P.isPointInPath;  // a Path2D of the game's is real, and so is the transform
+    if (inPath) P.isPointInPath = function (a) { if (!paint && !(self.Path2D && a instanceof Path2D)) read = true;
+      return inPath.apply(this, arguments); }; };
+  for (const E of [self.HTMLCanvasElement, self.OffscreenCanvas]) {  // a new width or height resets the context
+    if (!E) continue; for (const k of ['width', 'height']) { const p = Object.getOwnPropertyDescriptor(E.prototype, k);
+      if (p && p.set) Object.defineProperty(E.prototype, k, {configurable: true, enumerable: p.enumerable, get: p.get,
+        set(v) { const g = this[Q]; if (g) { g[Q] = undefined; g[D] = 0; } p.set.call(this, v); }}); } }
   for (const C of [self.CanvasRenderingContext2D, self.OffscreenCanvasRenderingContext2D]) {
     wrap(C, ['fillRect', 'strokeRect', 'clearRect', 'fill', 'stroke', 'fillText', 'strokeText', 'drawImage',
              'putImageData'], true);
     wrap(C, ['getImageData'], false); }
+  quiet(self.CanvasRenderingContext2D, () => make.call(document, 'canvas').getContext('2d'));
+  quiet(self.OffscreenCanvasRenderingContext2D, () => new OffscreenCanvas(1, 1).getContext('2d'));
   wrap(self.HTMLCanvasElement, ['toDataURL', 'toBlob', 'captureStream'], false);
   wrap(self.OffscreenCanvas, ['convertToBlob', 'transferToImageBitmap'], false);
-  for (const G of [self.WebGLRenderingContext, self.WebGL2RenderingContext]) {  // a 2D canvas uploaded as a texture
-    if (!G) continue; for (const m of ['texImage2D', 'texSubImage2D']) { const f = G.prototype[m];
-      if (typeof f === 'function') G.prototype[m] = function () {
+  for (const W of [self.WebGLRenderingContext, self.WebGL2RenderingContext]) {  // a 2D canvas uploaded as a texture
+    if (!W) continue; for (const m of ['texImage2D', 'texSubImage2D']) { const f = W.prototype[m];
+      if (typeof f === 'function') W.prototype[m] = function () {
         if (!paint && [...arguments].some(canvas)) read = true; return f.apply(this, arguments); }; } }
   if (typeof self.createImageBitmap === 'function') { const f = self.createImageBitmap;
     self.createImageBitmap = function (src) { if (!paint && (canvas(src) || (self.CanvasRenderingContext2D
       && src instanceof CanvasRenderingContext2D))) read = true; return f.apply(this, arguments); }; }
-  Object.defineProperty(self, '__crumbQaPaint', {value: (on) => { if (on !== undefined) paint = !!on; return read; }});
+  Object.defineProperty(self, '__crumbQaPaint', {value: (on) => { if (on !== undefined) paint = paint && !!on; return read; }});
 })();"""
 NO_PAINT_JS = _PAINT_SWITCH_JS.replace("PAINT,", "false,", 1)
 TWIN_PAINT_JS = _PAINT_SWITCH_JS.replace("PAINT,", "true,", 1)

@@ -63,6 +63,8 @@ QUIET_TWIN = True
 # ... and, on a warm browser, never paints where state() is there once the game has loaded (--change early-quiet)
 EARLY_QUIET = True
 _TRACE = os.environ.get("CRUMB_QA_TRACE") == "1"
+# what else a page that does not paint cannot answer as a painting one (page.py's _PAINT_SWITCH_JS)
+UNKEPT = ", or what a page that does not paint does not keep (a point in the path it was building, the line dash, a filter, a colour that is not one)"
 _T0 = time.monotonic()
 
 
@@ -311,7 +313,7 @@ class _Stage:
                  ev: Evidence, pool: ContextPool | None = None, quiet: bool = True) -> None:
         self.browser, self.base, self.url = browser, base, url
         self.quiet = quiet  # pages that judge state() alone do not paint (play's `quiet`)
-        self.pixels_read = False  # a probe page read canvas pixels while it did not paint
+        self.pixels_read = False  # a probe page read canvas pixels (or what it did not keep) while it did not paint
         self.pool = pool
         self.settings, self.ev = settings, ev
         self.contexts: list[GameContext] = []
@@ -484,8 +486,8 @@ class _Stage:
             report.twin_unsure = ("state() did not tell the run with input from the one without, and their pictures "
                                   "could not be compared: the one without had stopped painting")
         elif quiet and await twin.paint(None, self.step_s):
-            report.twin_unsure = ("the game read its canvas's pixels in the run without input after that run had "
-                                  "stopped painting, so the two runs no longer played the same game")
+            report.twin_unsure = (f"the game read its canvas's pixels{UNKEPT} in the run without input after that run "
+                                  "had stopped painting, so the two runs no longer played the same game")
         elif not responded:
             twin_shots = [await twin.screenshot(rect, self.step_s)]
             responded = s1 != t1 or s2 != t2 or twin_shots[0] != shots["end"]
@@ -575,7 +577,8 @@ class _Stage:
         return [results[n] for n in sorted(results)]
 
     async def read_pixels(self, tab: GameTab) -> bool:
-        """Whether the game on this probe page read canvas pixels, which it does not paint (a page that
+        """Whether the game on this probe page read canvas pixels, which it does not paint, or what it does not
+        keep (page.py's _PAINT_SWITCH_JS; a page that
         failed cannot say: only a wrong reading of a working page is at stake here)."""
         try:
             return await tab.paint(None, self.step_s)
@@ -748,8 +751,8 @@ async def play(browser: Browser, base: str, url: str, *, criteria: Sequence[Crit
     async def probe_part() -> None:
         report.probes = await stage.probes(criteria)
         if stage.pixels_read:
-            report.probes_unsure = ("the game read its canvas's pixels on a probe page, where nothing is painted, so "
-                                    "what it computed from them there is not what it computes when it paints")
+            report.probes_unsure = (f"the game read its canvas's pixels{UNKEPT} on a probe page, where nothing is "
+                                    "painted, so what it computed from them there is not what it computes when it paints")
 
     clean = False
     if pool is not None:
