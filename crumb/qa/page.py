@@ -140,7 +140,8 @@ _PAINT_SWITCH_JS = """(() => { let paint = PAINT, read = false;
   const Q = Symbol(), D = Symbol(), Gr = self.CanvasGradient, Pt = self.CanvasPattern;
   const make = self.Document && Document.prototype.createElement;
   const kept = (g) => { let s = g[Q];  // per context: the styles set while off, and the levels saved while off
-    if (!s) { s = g[Q] = {style: {}, levels: []}; if (g.canvas) g.canvas[Q] = g; } return s; };
+    if (!s) { s = g[Q] = {style: {}, shared: false, levels: []}; if (g.canvas) g.canvas[Q] = g; } return s; };
+  const own_style = (s) => { if (s.shared) { s.style = Object.assign({}, s.style); s.shared = false; } return s.style; };
   const plain = (a, n) => { if (a.length < n) return false;
     for (let i = 0; i < a.length; i++) { const t = typeof a[i]; if (t !== 'number' && t !== 'boolean') return false; }
     return true; };
@@ -194,16 +195,17 @@ _PAINT_SWITCH_JS = """(() => { let paint = PAINT, read = false;
         get() { const s = paint ? null : this[Q]; if (!s || !(k in s.style)) return p.get.call(this);
           const v = as(s.style[k]); if (v === undefined) { read = true; return p.get.call(this); } return v; },
         set(v) { if (paint) return p.set.call(this, v);
-          if (own(v)) { kept(this).style[k] = v; return; }
-          delete kept(this).style[k]; real(this); p.set.call(this, v); }}); }
+          const s = kept(this); if (own(v)) { own_style(s)[k] = v; return; }
+          if (k in s.style) delete own_style(s)[k]; real(this); p.set.call(this, v); }}); }
     P.save = function () {
       if (paint) { this[D] = (this[D] | 0) + 1; const c = this.canvas; if (c && c[Q] !== this) c[Q] = this;
                    return save.apply(this, arguments); }
-      const s = kept(this); s.levels.push({style: Object.assign({}, s.style), real: false}); };
+      const s = kept(this); s.levels.push({style: s.style, real: false}); s.shared = true; };  // copied on a change
     P.restore = function () { if (paint) { if (this[D] > 0) this[D]--; return restore.apply(this, arguments); }
       const s = kept(this), top = s.levels.pop();
-      if (top) { s.style = top.style; if (top.real) { this[D]--; restore.call(this); } }
-      else if (this[D] > 0) { this[D]--; s.style = {}; restore.apply(this, arguments); } };  // saved while painting
+      if (top) { s.style = top.style; const under = s.levels[s.levels.length - 1]; s.shared = !!under && under.style === s.style;
+        if (top.real) { this[D]--; restore.call(this); } }
+      else if (this[D] > 0) { this[D]--; s.style = {}; s.shared = false; restore.apply(this, arguments); } };  // saved while painting
     if (reset) P.reset = function () { this[Q] = undefined; this[D] = 0; return reset.apply(this, arguments); };
     wrap(C, ['isPointInStroke', 'getLineDash'], false);
     const inPath = P.isPointInPath;  // a Path2D of the game's is real, and so is the transform

@@ -64,6 +64,8 @@ STEPS = """(() => {
             return look(g); },
     () => { o.save(); o.font = '14px serif'; o.fillStyle = '#0f0'; o.translate(2, 2); o.save(); o.rotate(1);
             o.globalAlpha = 0.3; const a = look(o); o.restore(); const b = look(o); o.restore(); return a.concat(b, look(o)); },
+    () => { g.fillStyle = '#111'; g.lineWidth = 3; g.save(); g.save(); g.lineWidth = 4; g.restore(); g.fillStyle = '#222';
+            g.save(); g.restore(); g.globalAlpha = 0.5; const a = look(g); g.restore(); return a.concat(look(g)); },
   ];
 })()"""
 
