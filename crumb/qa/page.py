@@ -122,14 +122,14 @@ PLAY_JS = """async ({ms, chunk, rect, frame}) => {
 # (its run without input) starts with it on, and play.py turns it off once state() tells the two runs apart;
 # painting, once off, stays off.
 # Off, a 2D context draws nothing and builds no clip and, but for beginPath and roundRect, no path: only pixels
-# would show them. Its styles (fill, stroke, line, shadow, alpha, compositing) are kept by this script, and so are save and restore, the costliest calls a
-# game makes there (about half of a probe page's main thread with them, in the hungry-hole game). The transform
-# and the text settings stay the context's own (getTransform and measureText read them), and a level that
-# changes them is saved and restored by the context too. A style read back is answered as the context would
-# answer it (its own rules, on a context of the script's); the few reads that cannot be (a point in the path
-# being built or in a stroke, the dash, a filter, a colour that is not one) count as a read of pixels. A call
-# that would throw, or convert an argument (an object, a missing argument), is the context's own, so the game
-# sees the same errors.
+# would show them. Its styles (fill, stroke, line, shadow, alpha, compositing) are kept by this script, and so
+# are save and restore, the costliest calls a game makes there (about half of a probe page's main thread with
+# them, in the hungry-hole game). The transform and the text settings stay the context's own (getTransform and
+# measureText read them), and a level that changes them is saved and restored by the context too. A style read
+# back is answered as the context would answer it (its own rules, on a context of the script's); the few reads
+# that cannot be (a point in the path being built or in a stroke, the dash, a filter, a colour that is not one)
+# count as a read of pixels. A call that would throw, or convert an argument (an object, a missing argument), is
+# the context's own, so the game sees the same errors.
 # `__crumbQaPaint(on)` switches; `__crumbQaPaint()` answers whether such a read was made.
 _PAINT_SWITCH_JS = """(() => { let paint = PAINT, read = false;
   const wrap = (C, names, off) => { if (!C) return; for (const m of names) { const f = C.prototype[m];
