@@ -64,7 +64,8 @@ QUIET_TWIN = True
 EARLY_QUIET = True
 _TRACE = os.environ.get("CRUMB_QA_TRACE") == "1"
 # what else a page that does not paint cannot answer as a painting one (page.py's _PAINT_SWITCH_JS)
-UNKEPT = ", or what a page that does not paint does not keep (a point in the path it was building, the line dash, a filter, a colour that is not one)"
+UNKEPT = (", or what a page that does not paint does not keep (a point in the path it was building or in a stroke, "
+          "the line dash, a filter, a colour that is not one)")
 _T0 = time.monotonic()
 
 
@@ -578,8 +579,8 @@ class _Stage:
 
     async def read_pixels(self, tab: GameTab) -> bool:
         """Whether the game on this probe page read canvas pixels, which it does not paint, or what it does not
-        keep (page.py's _PAINT_SWITCH_JS; a page that
-        failed cannot say: only a wrong reading of a working page is at stake here)."""
+        keep (page.py's _PAINT_SWITCH_JS). A page that failed cannot say: only a wrong reading of a working page
+        is at stake here."""
         try:
             return await tab.paint(None, self.step_s)
         except (Hang, Aborted, PlaywrightError):
