@@ -22,7 +22,8 @@ Changes:
   early-quiet  the twin of a game whose state() is there once loaded never painting (main loads first, then
           the twin: play.py's EARLY_QUIET), against a twin painting until QA's first look (both load at once)
   quiet-canvas  pages that do not paint keeping a 2D context's styles, save and restore in their script and
-          building no path (page.py's _PAINT_SWITCH_JS), against one that only turned the drawing calls off.
+          building no path (page.py's _PAINT_SWITCH_JS), against the same script without that part, which
+          only turns the drawing calls off.
           The script is a context's, set when the pool opens it, so each way has a runner of its own, used
           only with its own script in place (alternating as the others)
 """
@@ -80,29 +81,10 @@ PLAY_LOOP_BEFORE = """  for (let left = ms; left > 0;) {
 }"""
 
 
-#: page.py's _PAINT_SWITCH_JS before quiet-canvas: the drawing calls off, every other call the context's own
-PAINT_SWITCH_BEFORE = """(() => { let paint = PAINT, read = false;
-  const wrap = (C, names, off) => { if (!C) return; for (const m of names) { const f = C.prototype[m];
-    if (typeof f === 'function') C.prototype[m] = off
-      ? function () { if (paint) return f.apply(this, arguments); }
-      : function () { if (!paint) read = true; return f.apply(this, arguments); }; } };
-  const canvas = (a) => (self.HTMLCanvasElement && a instanceof HTMLCanvasElement)
-    || (self.OffscreenCanvas && a instanceof OffscreenCanvas);
-  for (const C of [self.CanvasRenderingContext2D, self.OffscreenCanvasRenderingContext2D]) {
-    wrap(C, ['fillRect', 'strokeRect', 'clearRect', 'fill', 'stroke', 'fillText', 'strokeText', 'drawImage',
-             'putImageData'], true);
-    wrap(C, ['getImageData'], false); }
-  wrap(self.HTMLCanvasElement, ['toDataURL', 'toBlob', 'captureStream'], false);
-  wrap(self.OffscreenCanvas, ['convertToBlob', 'transferToImageBitmap'], false);
-  for (const G of [self.WebGLRenderingContext, self.WebGL2RenderingContext]) {  // a 2D canvas uploaded as a texture
-    if (!G) continue; for (const m of ['texImage2D', 'texSubImage2D']) { const f = G.prototype[m];
-      if (typeof f === 'function') G.prototype[m] = function () {
-        if (!paint && [...arguments].some(canvas)) read = true; return f.apply(this, arguments); }; } }
-  if (typeof self.createImageBitmap === 'function') { const f = self.createImageBitmap;
-    self.createImageBitmap = function (src) { if (!paint && (canvas(src) || (self.CanvasRenderingContext2D
-      && src instanceof CanvasRenderingContext2D))) read = true; return f.apply(this, arguments); }; }
-  Object.defineProperty(self, '__crumbQaPaint', {value: (on) => { if (on !== undefined) paint = !!on; return read; }});
-})();"""
+#: the lines of page.py's _PAINT_SWITCH_JS that make a canvas that does not paint keep only what the game can
+#: read back; without them, the script before quiet-canvas (the drawing calls off, every other call the context's own)
+QUIET_CANVAS_LINES = ("  quiet(self.CanvasRenderingContext2D, () => make.call(document, 'canvas').getContext('2d'));\n"
+                      "  quiet(self.OffscreenCanvasRenderingContext2D, () => new OffscreenCanvas(1, 1).getContext('2d'));\n")
 
 
 @contextlib.contextmanager
@@ -112,8 +94,8 @@ def baseline(change: str) -> Iterator[None]:
 
     if change == "quiet-canvas":
         kept_scripts = page.NO_PAINT_JS, page.TWIN_PAINT_JS
-        page.NO_PAINT_JS = PAINT_SWITCH_BEFORE.replace("PAINT,", "false,", 1)
-        page.TWIN_PAINT_JS = PAINT_SWITCH_BEFORE.replace("PAINT,", "true,", 1)
+        assert QUIET_CANVAS_LINES in page.NO_PAINT_JS, "page.py's paint script changed: update QUIET_CANVAS_LINES"
+        page.NO_PAINT_JS, page.TWIN_PAINT_JS = (js.replace(QUIET_CANVAS_LINES, "") for js in kept_scripts)
         try:
             yield
         finally:
