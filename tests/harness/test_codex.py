@@ -56,7 +56,7 @@ def test_many_tool_calls_are_throttled(codex, tmp_path):  # noqa: F811
     assert ran == 50, f"codex ran {ran} of the 50 commands"
     seconds = result.usage.duration_ms / 1000
     assert 1 <= len(progress.updates) <= seconds + 2  # about one a second, whatever the pace
-    assert len(progress.updates) < 10 and "more)" in progress.updates[-1].message
+    assert len(progress.updates) < ran and "more)" in progress.updates[-1].message  # fewer than the calls, the rest counted
 
 
 def result_commands(tmp_path) -> int:
