@@ -38,7 +38,7 @@ TABLE: dict[str, tuple[str, str]] = {
     "ls": ("sessions", "List sessions, newest first."),
     "mcp": ("mcp", "Serve CRUMB's tools (pitch, steer, wait, status, verdict, spec, events, sessions, qa) to an agent CLI over MCP on stdio."),
     "open": ("export", "Open a session's game in the browser (or its Studio page with --studio); prints it when there is no display."),
-    "pause": ("steer", "Pause the session, or one actor (e.g."),
+    "pause": ("steer", "Pause the session, or one actor: `crumb pause S builder`."),
     "pitch": ("pitch", "Pitch a game: drops a pitch file into inbox/ and prints the new session id."),
     "plan": ("plan", "Print the spec the offline Planner writes for TEXT, researching first when it asks to."),
     "qa": ("qa", "Run QA in headless Chromium on a game folder or an .html file ([settings.qa] of crumb.toml in --root)."),
@@ -47,7 +47,7 @@ TABLE: dict[str, tuple[str, str]] = {
                            "running no effect."),
     "report": ("report", "Sum up a batch (an id, a unique prefix or a folder): PASS/PARTIAL/FAIL rates with 95 % "
                         "intervals per set-up, genre and language."),
-    "resume": ("steer", "Resume the session, or one actor."),
+    "resume": ("steer", "Resume the session, or one actor: `crumb resume S builder`."),
     "rm": ("housekeeping", "Remove sessions (or archive them with --archive); a running session is refused."),
     "run": ("watch", "One shot: pitch, run the daemon in this process until that session is done or waits for a "
                      "person, print the game's path."),

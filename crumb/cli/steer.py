@@ -56,7 +56,7 @@ COMMANDS = [
     steer,
     _shortcut("approve", "approve", None, "Approve a PARTIAL verdict: the session ends as approved."),
     _shortcut("veto", "veto", "reason", "Veto a PARTIAL verdict, with a reason the Builder gets as feedback."),
-    _shortcut("pause", "pause", "actor", "Pause the session, or one actor (e.g. `crumb pause S builder`)."),
-    _shortcut("resume", "resume", "actor", "Resume the session, or one actor."),
+    _shortcut("pause", "pause", "actor", "Pause the session, or one actor: `crumb pause S builder`."),
+    _shortcut("resume", "resume", "actor", "Resume the session, or one actor: `crumb resume S builder`."),
     _shortcut("cancel", "cancel", None, "Cancel the session: running actors are stopped."),
 ]
