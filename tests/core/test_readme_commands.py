@@ -21,3 +21,12 @@ def test_the_readme_documents_every_command() -> None:
     missing = sorted(set(crumb.cli.TABLE) - documented - shortcuts)
     assert missing == [], f"commands with no row in the README's `crumb` command table: {missing}"
     assert documented <= set(crumb.cli.TABLE), f"rows for commands that do not exist: {sorted(documented - set(crumb.cli.TABLE))}"
+
+
+def test_the_readme_names_every_make_target() -> None:
+    makefile = (README.parent / "Makefile").read_text(encoding="utf-8")
+    targets = set(re.findall(r"^([a-z-]+):.*## ", makefile, re.M)) - {"help"}
+    text = README.read_text(encoding="utf-8")
+    section = text[text.index("### Make targets"):text.index("### Scripting it")]
+    named = set(re.findall(r"`([a-z-]+)[ `]", section))
+    assert sorted(targets - named) == [], "make targets the README's Make targets section does not name"
