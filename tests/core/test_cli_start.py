@@ -74,6 +74,9 @@ def test_the_table_is_what_the_command_modules_define() -> None:
             assert command.name not in defined, f"{command.name} is defined twice"
             defined[command.name] = (info.name, command.get_short_help_str(limit=10**6))
     assert crumb.cli.TABLE == defined
+    # click ends a short help at the first word ending in '.', so an "e.g." inside the first sentence cuts it
+    cut = {name: text for name, (_, text) in defined.items() if not text.endswith((".", ")", "`")) or text.endswith("e.g.")}
+    assert cut == {}, "one-line helps cut short: reword the docstring's first sentence"
 
 
 def test_help_lists_every_command_and_imports_none(tmp_path: Path) -> None:
