@@ -1,5 +1,5 @@
 """The README and docs/transcript.md name what the code has: each table here is checked against the registry
-or file it describes, so a command, target, package, steering command or event kind cannot be added
+or file it describes, so a command, target, package, steering command, variable or event kind cannot be added
 without its row (nor a row outlive what it names). Also: the README's crumb.toml examples load as they are."""
 
 from __future__ import annotations
@@ -77,6 +77,15 @@ def test_every_event_kind_has_a_row_and_no_other() -> None:
                 named.add(kind)
     assert sorted(set(EVENT_KINDS) - named) == [], "kinds with no row in docs/transcript.md's table of kinds"
     assert sorted(named - set(EVENT_KINDS)) == [], "rows of docs/transcript.md's table of kinds that are no kind"
+
+
+def test_every_crumb_variable_is_in_the_environment_table() -> None:
+    """CRUMB's own variables (a "CRUMB_..." string in the code: read, or set for a child) are all described."""
+    code = {m for path in (ROOT / "crumb").rglob("*.py")
+            for m in re.findall(r"[\"'](_?CRUMB_[A-Z_]+)[\"']", path.read_text(encoding="utf-8"))}
+    part = section(README, "### Environment variables", "## Quick start")
+    assert sorted(name for name in code if f"`{name}`" not in part) == [], \
+        "variables CRUMB uses that the README's Environment variables section does not describe"
 
 
 TOML_BLOCKS = re.findall(r"```toml\n(.*?)```", README, re.S)
