@@ -112,7 +112,7 @@ def test_doctor_sees_a_local_model_server(tmp_path, openai_server):
     (tmp_path / "presets" / "mine.toml").write_text(
         f'[roles.all]\nharness = "openai"\nprovider = "ollama"\nmodel = "m"\noptions = {{ base_url = "{openai_server.base_url}" }}\n'
     )
-    report = json.loads(crumb(tmp_path, "doctor", "--json").output)
+    report = json.loads(crumb(tmp_path, "doctor", "--json").stdout)  # stdout: a server thread of this process may write to stderr
     assert report["presets"]["mine"] == {"runnable": True, "missing": []}
 
 
@@ -126,14 +126,14 @@ def test_doctor_understands_a_codex_provider_configured_in_config_toml(throwaway
             f'model_provider = "mine"\nmodel = "gpt-5.5"\n[model_providers.mine]\nname = "mine"\nbase_url = "{server.base_url}/v1"\n'
             'env_key = "MY_KEY"\nwire_api = "responses"\nrequest_max_retries = 0\nstream_max_retries = 0\n')
         env = {"HOME": str(throwaway_home), "OPENAI_API_KEY": "", "CODEX_API_KEY": "", "CODEX_HOME": "", "MY_KEY": ""}
-        codex = json.loads(crumb(tmp_path, "doctor", "--json", env=env).output)["agents"]["codex"]
+        codex = json.loads(crumb(tmp_path, "doctor", "--json", env=env).stdout)["agents"]["codex"]
         assert codex["signed_in"] is False  # the provider's key variable is empty
         monkeypatch.setenv("MY_KEY", "")
         with pytest.raises(ActorError, match="codex planner: exit 1: .*MY_KEY"):
             run(Offline("codex"), "planner", tmp_path)
         assert server.requests == []
 
-        codex = json.loads(crumb(tmp_path, "doctor", "--json", env={**env, "MY_KEY": "k"}).output)["agents"]["codex"]
+        codex = json.loads(crumb(tmp_path, "doctor", "--json", env={**env, "MY_KEY": "k"}).stdout)["agents"]["codex"]
         assert codex["signed_in"] is True and codex["how"] == "provider 'mine' in config.toml, $MY_KEY is set"
         monkeypatch.setenv("MY_KEY", "k")
         assert "spec" in run(Offline("codex"), "planner", tmp_path)[0].payload

@@ -3,7 +3,9 @@ real loopback sockets and servers; what `crumb pitch`, the Studio and the daemon
 
 from __future__ import annotations
 
+import socket
 import stat
+import threading
 import time
 from pathlib import Path
 
@@ -75,6 +77,36 @@ def test_a_server_that_never_answers_is_given_up_on_after_the_timeout() -> None:
         took = time.monotonic() - started
     assert problem == "no answer within 0.3 s"
     assert took < 5  # the probe's own deadline, not a hang (generous: a loaded machine)
+
+
+def test_the_probe_reads_the_answer_so_the_server_sees_a_clean_close() -> None:
+    """Closing a connection with bytes of the answer still unread resets it, and the server logs "connection
+    reset by peer" for every pre-flight (CI once saw http.server's traceback: the body of a short answer had
+    arrived just after its headers were read). Here the answer is longer than what reading the headers takes
+    in, so the bytes are always there: the probe must read them before it closes."""
+    listener = socket.create_server(("127.0.0.1", 0))
+    seen: list[str] = []
+
+    def serve() -> None:
+        conn, _ = listener.accept()
+        with conn:
+            conn.recv(65536)  # the request
+            body = b"[" + b" " * 59_998 + b"]"
+            conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n%s"
+                         % (len(body), body))
+            try:  # kept alive: the next request, or the close
+                seen.append("closed" if conn.recv(65536) == b"" else "more")
+            except ConnectionResetError:
+                seen.append("reset")
+
+    server = threading.Thread(target=serve, daemon=True)
+    server.start()
+    try:
+        assert server_answers(f"http://127.0.0.1:{listener.getsockname()[1]}/v1", timeout=10) is None
+        server.join(30)
+    finally:
+        listener.close()
+    assert seen == ["closed"]
 
 
 def test_local_always_runs_and_only_the_binding_in_force_is_checked(tmp_path: Path) -> None:

@@ -340,7 +340,7 @@ def server_answers(base: str, timeout: float = PROBE_TIMEOUT_S) -> str | None:
     try:
         conn = cls(host, port, timeout=timeout)
         conn.request("GET", path.rsplit("/chat/completions", 1)[0] + "/models")
-        conn.getresponse()
+        _drain(conn.getresponse())
         return None
     except ConnectionRefusedError:
         return "connection refused"
@@ -353,6 +353,20 @@ def server_answers(base: str, timeout: float = PROBE_TIMEOUT_S) -> str | None:
     finally:
         if conn is not None:
             conn.close()
+
+
+_PROBE_BODY_MAX = 1 << 16
+
+
+def _drain(response: http.client.HTTPResponse) -> None:
+    """Read the body a server announced (a length, or chunks): closing on bytes still unread resets the
+    connection, and the server logs "connection reset by peer" for every pre-flight. It answered either way."""
+    if response.length is None and not response.chunked:
+        return  # a body that ends only when the server closes: not waited for
+    try:
+        response.read(_PROBE_BODY_MAX)
+    except (OSError, http.client.HTTPException):
+        pass
 
 
 class OpenAIHarness(Harness):
