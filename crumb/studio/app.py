@@ -121,6 +121,13 @@ def create_app(cfg: StudioConfig) -> Starlette:
             return _error(f"{sid!r} is not a session id (26 characters, a ULID)", 404)
         return sid
 
+    def started_or_404(request: Request) -> str | Response:
+        """A session whose transcript exists (the daemon has taken its pitch), for what reads its rounds."""
+        sid = session_or_404(request)
+        if isinstance(sid, Response) or transcript_path(root, sid).is_file():
+            return sid
+        return _error(f"session {sid} has not started yet; wait until the daemon has taken the pitch", 404)
+
     async def index(request: Request) -> Response:
         return shell("index.html", request)
 
@@ -285,11 +292,9 @@ def create_app(cfg: StudioConfig) -> Starlette:
         return PlainTextResponse(text, headers=FILE_HEADERS)
 
     async def api_rounds(request: Request) -> Response:
-        sid = session_or_404(request)
+        sid = started_or_404(request)
         if isinstance(sid, Response):
             return sid
-        if not transcript_path(root, sid).is_file():
-            return _error(f"session {sid} has not started yet", 404)
         try:
             return _json({"session": sid, "rounds": await asyncio.to_thread(history.rounds, root, sid)})
         except GameFilesError as err:
@@ -297,11 +302,9 @@ def create_app(cfg: StudioConfig) -> Starlette:
 
     async def api_diff(request: Request) -> Response:
         """The game's files from round N-1 to round N (?round=N), one unified diff per changed file."""
-        sid = session_or_404(request)
+        sid = started_or_404(request)
         if isinstance(sid, Response):
             return sid
-        if not transcript_path(root, sid).is_file():
-            return _error(f"session {sid} has not started yet", 404)
         try:
             number = int(request.query_params.get("round", ""))
         except ValueError:
@@ -315,11 +318,9 @@ def create_app(cfg: StudioConfig) -> Starlette:
 
     async def api_download(request: Request) -> Response:
         """The game as a zip, as `crumb export --zip` writes it (game/, spec.md, verdict.json, README.md)."""
-        sid = session_or_404(request)
+        sid = started_or_404(request)
         if isinstance(sid, Response):
             return sid
-        if not transcript_path(root, sid).is_file():
-            return _error(f"session {sid} has not started yet", 404)
         try:
             name, body = await asyncio.to_thread(history.download, root, sid)
         except GameFilesError as err:

@@ -139,6 +139,17 @@ def test_download_without_a_game_says_so(client: httpx.Client, scripted: Scripte
     assert r.status_code == 404 and "has no game" in r.json()["error"]
 
 
+def test_a_pitch_the_daemon_has_not_taken_has_no_rounds_diff_or_download(client: httpx.Client, root: Path) -> None:
+    """A pitch dropped but not yet taken: its folder exists, its transcript does not. Each history endpoint
+    says so and what to do, where a bare 404 or an empty list would read as a session that lost its rounds."""
+    sid = "01JAAAAAAAAAAAAAAAAAAAAAAA"
+    paths.session_inbox(root, sid).mkdir(parents=True)
+    for url in (f"/api/sessions/{sid}/rounds", f"/api/sessions/{sid}/diff?round=2", f"/api/sessions/{sid}/download"):
+        r = client.get(url)
+        error = r.json()["error"]
+        assert r.status_code == 404 and "has not started yet" in error and "wait until the daemon" in error, (url, r.text)
+
+
 def test_redo_cancel_and_spec_edit_drop_inbox_files(hstudio: Studio, hclient: httpx.Client,
                                                     made: tuple[Path, str]) -> None:
     root, sid = made
