@@ -39,6 +39,7 @@ import tempfile
 import time
 from collections.abc import Iterator, Sequence
 from pathlib import Path
+from unittest import mock
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -89,87 +90,56 @@ QUIET_CANVAS_LINES = ("  quiet(self.CanvasRenderingContext2D, () => make.call(do
 
 @contextlib.contextmanager
 def baseline(change: str) -> Iterator[None]:
+    """What `change` replaced, patched in while the block runs."""
+    with contextlib.ExitStack() as stack:
+        for target, name, value in replaced(change):
+            stack.enter_context(mock.patch.object(target, name, value))
+        yield
+
+
+def replaced(change: str) -> list[tuple[object, str, object]]:
+    """(owner, attribute, what it was before `change`) for each name the change replaced."""
     import crumb.qa.page as page
     import crumb.qa.play as play
 
     if change == "quiet-canvas":
-        kept_scripts = page.NO_PAINT_JS, page.TWIN_PAINT_JS
         assert QUIET_CANVAS_LINES in page.NO_PAINT_JS, "page.py's paint script changed: update QUIET_CANVAS_LINES"
-        page.NO_PAINT_JS, page.TWIN_PAINT_JS = (js.replace(QUIET_CANVAS_LINES, "") for js in kept_scripts)
-        try:
-            yield
-        finally:
-            page.NO_PAINT_JS, page.TWIN_PAINT_JS = kept_scripts
-        return
-
+        return [(page, name, getattr(page, name).replace(QUIET_CANVAS_LINES, ""))
+                for name in ("NO_PAINT_JS", "TWIN_PAINT_JS")]
     if change == "play-frames":
-        kept_js = page.PLAY_JS
-        page.PLAY_JS = kept_js[:kept_js.index("  // A key held by a decision")] + PLAY_LOOP_BEFORE
-        try:
-            yield
-        finally:
-            page.PLAY_JS = kept_js
-        return
-
+        return [(page, "PLAY_JS", page.PLAY_JS[:page.PLAY_JS.index("  // A key held by a decision")] + PLAY_LOOP_BEFORE)]
     if change == "share":  # main() sets each way's nice on the running browser
-        yield
-        return
+        return []
     if change in ("quiet-twin", "early-quiet"):
-        knob = "QUIET_TWIN" if change == "quiet-twin" else "EARLY_QUIET"
-        setattr(play, knob, False)
-        try:
-            yield
-        finally:
-            setattr(play, knob, True)
-        return
+        return [(play, "QUIET_TWIN" if change == "quiet-twin" else "EARLY_QUIET", False)]
     if change == "server-stop":
         import threading
 
         from crumb.qa.server import GameServer, _Server
 
-        kept_start, kept_stop = GameServer.start, GameServer.stop
-
-        def start(self):  # type: ignore[no-untyped-def]
+        def start(self):
             self._server = _Server(self.root, self.port)
             self._thread = threading.Thread(target=self._server.serve_forever, kwargs={"poll_interval": 0.05},
                                             daemon=True)
             self._thread.start()
             return self
 
-        def stop(self):  # type: ignore[no-untyped-def]
+        def stop(self):
             if self._server is not None:
                 self._server.shutdown()
                 self._server.server_close()
                 self._server.close_connections()
                 self._server = None
 
-        GameServer.start, GameServer.stop = start, stop  # type: ignore[method-assign]
-        try:
-            yield
-        finally:
-            GameServer.start, GameServer.stop = kept_start, kept_stop  # type: ignore[method-assign]
-        return
+        return [(GameServer, "start", start), (GameServer, "stop", stop)]
     if change == "cdp-shots":
-        kept_shot = page.GameTab.screenshot
-
-        async def screenshot(self, rect, timeout):  # type: ignore[no-untyped-def]
+        async def screenshot(self, rect, timeout):
             return await page.guarded(self.page.screenshot(clip=self._clip(rect), caret="hide", timeout=0),
                                       "taking a screenshot", timeout, self.ev)
 
-        page.GameTab.screenshot = screenshot  # type: ignore[method-assign]
-        try:
-            yield
-        finally:
-            page.GameTab.screenshot = kept_shot  # type: ignore[method-assign]
-        return
+        return [(page.GameTab, "screenshot", screenshot)]
     if change == "chains":
-        kept = play.chains
-        play.chains = chains_before  # type: ignore[assignment]
-        try:
-            yield
-        finally:
-            play.chains = kept
-        return
+        return [(play, "chains", chains_before)]
     raise SystemExit(f"unknown change {change!r}")
 
 

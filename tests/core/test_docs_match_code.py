@@ -1,6 +1,6 @@
 """The README and docs/transcript.md name what the code has: each table here is checked against the registry
-or file it describes, so a command, target, package, steering command, variable or event kind cannot be added
-without its row (nor a row outlive what it names). Also: the README's crumb.toml examples load as they are."""
+or file it describes, so a command, target, package, steering command, variable, event kind or built-in genre
+cannot be added without its row (nor a row outlive what it names). Also: the README's crumb.toml examples load as they are."""
 
 from __future__ import annotations
 
@@ -11,8 +11,10 @@ from pathlib import Path
 import pytest
 
 import crumb.cli
+import crumb.genres
 from crumb.config import load_settings
 from crumb.daemon.grammar import COMMANDS
+from crumb.genres import genres, loaded
 from crumb.protocol.names import EVENT_KINDS
 from crumb.settings import QASettings
 
@@ -23,6 +25,11 @@ README = (ROOT / "README.md").read_text(encoding="utf-8")
 def section(text: str, start: str, end: str) -> str:
     """The part of `text` from the heading `start` to the heading `end`."""
     return text[text.index(start):text.index(end)]
+
+
+def as_toml(value: object) -> object:
+    """A setting as TOML writes it: a tuple is an array, read back as a list."""
+    return list(value) if isinstance(value, tuple) else value
 
 
 def first_cells(text: str) -> list[str]:
@@ -102,8 +109,7 @@ def test_each_crumb_toml_example_loads_as_it_is(tmp_path: Path, monkeypatch: pyt
     settings = load_settings(tmp_path)  # raises, naming the key, on anything crumb.toml may not hold
     for name, values in tomllib.loads(block).get("settings", {}).items():
         for key, value in values.items():
-            got = getattr(getattr(settings, name), key)
-            assert (list(got) if isinstance(got, tuple) else got) == value, f"settings.{name}.{key}"
+            assert as_toml(getattr(getattr(settings, name), key)) == value, f"settings.{name}.{key}"
 
 
 def test_the_settings_qa_example_shows_every_key_at_its_default() -> None:
@@ -111,5 +117,16 @@ def test_the_settings_qa_example_shows_every_key_at_its_default() -> None:
     assert sorted(shown) == sorted(QASettings.__struct_fields__), "the block should show every [settings.qa] key"
     defaults = QASettings()
     for key, value in shown.items():
-        got = getattr(defaults, key)
-        assert (list(got) if isinstance(got, tuple) else got) == value, f"qa.{key}: the README shows {value}, the default is {got}"
+        got = as_toml(getattr(defaults, key))
+        assert got == value, f"qa.{key}: the README shows {value}, the default is {got}"
+
+
+def test_the_genre_table_lists_every_builtin_genre_with_what_it_honours() -> None:
+    part = section(README, "### Genres of the embedded studio", "## How to steer")
+    rows = {m.group(1): m.group(2) for m in re.finditer(r"^\| `([a-z0-9]+)` \([^)]*\) \| .*? \| (.*) \|$", part, re.M)}
+    here = Path(crumb.genres.__file__).resolve().parent
+    builtin = [g for g in genres() if loaded(g.id).folder.resolve().parent == here]
+    assert sorted(rows) == sorted(g.id for g in builtin)
+    for g in builtin:
+        listed = {w.split()[0] for w in rows[g.id].split(", ")} - {"—"}
+        assert listed == set(g.honours), (g.id, rows[g.id])
