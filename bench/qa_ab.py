@@ -19,8 +19,11 @@ Changes:
           CPU share costs a check while QA's own process (nice 0) competes with the browser for the cores
   quiet-twin  the twin tab (the main check's run without input) stopping its 2D painting once state() tells
           the runs apart (play.py's QUIET_TWIN, page.py's TWIN_PAINT_JS), against a twin that paints throughout
-  early-quiet  the twin of a game whose state() is there once loaded never painting (main loads first, then
-          the twin: play.py's EARLY_QUIET), against a twin painting until QA's first look (both load at once)
+  early-quiet  the twin of a game whose state() is there once loaded stopping its painting before the game's
+          clock first runs (play.py's EARLY_QUIET), against a twin painting until QA's first look
+  twin-at-once  main and twin loading at once on a warm browser too, the twin told after its load whether to
+          paint (play.py's _Stage.main), against main loading first and the twin then, its script chosen by
+          whether main had state()
   quiet-canvas  pages that do not paint keeping a 2D context's styles, save and restore in their script and
           building no path (page.py's _PAINT_SWITCH_JS), against the same script without that part, which
           only turns the drawing calls off.
@@ -140,6 +143,21 @@ def replaced(change: str) -> list[tuple[object, str, object]]:
         return [(page.GameTab, "screenshot", screenshot)]
     if change == "chains":
         return [(play, "chains", chains_before)]
+    if change == "twin-at-once":
+        async def main_before(self, ctx, main, twin, controls, report, film_frames=0, quiet_twin=False):
+            early = quiet_twin and play.EARLY_QUIET and self.pool is not None and self.pool.grown
+            painting = True
+            if early:
+                await main.load(self.load_s)
+                painting = not await main.page.evaluate(page.HAS_HOOK_JS)
+            switchable = await twin.paint_switch(painting) if quiet_twin else None
+            await (twin.load(self.load_s) if early else play.asyncio.gather(main.load(self.load_s),
+                                                                          twin.load(self.load_s)))
+            await self._main(ctx, main, twin, controls, report, film_frames, switchable is not None, painting)
+            if switchable is not None:
+                await switchable.__aexit__(None, None, None)
+
+        return [(play._Stage, "main", main_before)]
     raise SystemExit(f"unknown change {change!r}")
 
 

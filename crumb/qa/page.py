@@ -275,6 +275,7 @@ SHOT_READY_JS = """async () => { for (const el of document.querySelectorAll('inp
 # Both at once (one round trip): where the game draws, and what its hook says.
 TARGET_STATE_JS = f"() => [({TARGET_JS})(), ({STATE_JS})()]"
 HAS_HOOK_JS = "() => { try { const h = window.__crumb; return !!h && typeof h.state === 'function'; } catch (e) { return false; } }"
+QUIET_IF_HOOKED_JS = f"() => {{ const hooked = ({HAS_HOOK_JS})(); if (hooked && self.__crumbQaPaint) self.__crumbQaPaint(false); return hooked; }}"
 
 
 class Clip(TypedDict):
@@ -704,9 +705,10 @@ class GameTab:
         return await guarded(self.page.add_init_script(TWIN_PAINT_JS if painting else NO_PAINT_JS),
                              "making painting switchable", OPEN_TIMEOUT_S, self.ev)
 
-    async def has_hook(self, timeout: float) -> bool:
-        """Whether the page has defined window.__crumb.state (not calling it)."""
-        return await guarded(self.page.evaluate(HAS_HOOK_JS), "looking for window.__crumb.state", timeout, self.ev) is True
+    async def quiet_if_hooked(self, timeout: float) -> bool:
+        """Whether the page has defined window.__crumb.state; if so, its painting is switched off (one round trip)."""
+        return await guarded(self.page.evaluate(QUIET_IF_HOOKED_JS), "looking for window.__crumb.state", timeout,
+                             self.ev) is True
 
     async def paint(self, on: bool | None, timeout: float) -> bool:
         """Switch painting (None: leave it) where it is switchable (_PAINT_SWITCH_JS); whether the game read canvas

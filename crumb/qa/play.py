@@ -60,7 +60,7 @@ CRASH_GRACE_S = 1.0
 # The twin stops painting once state() is known to tell the runs apart (page.py's TWIN_PAINT_JS): a quarter
 # of a check's CPU. bench/qa_ab.py --change quiet-twin measures it against a twin that paints throughout.
 QUIET_TWIN = True
-# ... and, on a warm browser, never paints where state() is there once the game has loaded (--change early-quiet)
+# ... and, where state() is there once the game has loaded, stops before the game's clock first runs (--change early-quiet)
 EARLY_QUIET = True
 _TRACE = os.environ.get("CRUMB_QA_TRACE") == "1"
 # what else a page that does not paint cannot answer as a painting one (page.py's _PAINT_SWITCH_JS)
@@ -399,16 +399,12 @@ class _Stage:
 
     async def main(self, ctx: GameContext, main: GameTab, twin: GameTab, controls: Sequence[str],
                    report: PlayReport, film_frames: int = 0, quiet_twin: bool = False) -> None:
-        # On a warm browser, main first (the clock stands still until QA runs it, so the twin still starts at the
-        # same moment): a game whose state() is there once loaded gets a twin that never paints. On a browser's
-        # first check, where a load costs most, the two load at once (bench/run.py: +0.07 s cold the other way).
-        early = quiet_twin and EARLY_QUIET and self.pool is not None and self.pool.grown
-        painting = True
-        if early:
-            await main.load(self.load_s)
-            painting = not await main.has_hook(self.step_s)
-        switchable = await twin.paint_switch(painting) if quiet_twin else None
-        await (twin.load(self.load_s) if early else asyncio.gather(main.load(self.load_s), twin.load(self.load_s)))
+        # Both tabs load at once (the clock stands still until QA runs it, so the twin starts at the same moment
+        # whenever it loads), the twin painting; a game whose state() is there once loaded has the twin stop
+        # painting before its clock first runs.
+        switchable = await twin.paint_switch(True) if quiet_twin else None
+        await asyncio.gather(main.load(self.load_s), twin.load(self.load_s))
+        painting = not (switchable is not None and EARLY_QUIET and await twin.quiet_if_hooked(self.step_s))
         await self._main(ctx, main, twin, controls, report, film_frames, switchable is not None, painting)
         if switchable is not None:  # the tab goes back to the pool as it came (a check that fails closes it instead)
             await guarded(switchable.__aexit__(None, None, None), "removing the twin's paint switch", OPEN_TIMEOUT_S,
