@@ -34,6 +34,7 @@ Changes:
 from __future__ import annotations
 
 import argparse
+import asyncio
 import contextlib
 import os
 import statistics
@@ -151,8 +152,7 @@ def replaced(change: str) -> list[tuple[object, str, object]]:
                 await main.load(self.load_s)
                 painting = not await main.page.evaluate(page.HAS_HOOK_JS)
             switchable = await twin.paint_switch(painting) if quiet_twin else None
-            await (twin.load(self.load_s) if early else play.asyncio.gather(main.load(self.load_s),
-                                                                          twin.load(self.load_s)))
+            await (twin.load(self.load_s) if early else asyncio.gather(main.load(self.load_s), twin.load(self.load_s)))
             await self._main(ctx, main, twin, controls, report, film_frames, switchable is not None, painting)
             if switchable is not None:
                 await switchable.__aexit__(None, None, None)

@@ -150,12 +150,17 @@ def fork(root: Path, session: str, req: ForkForm) -> dict[str, Any]:
     return {"session": new, "file": path.name, "from": session, "at": c.seq}
 
 
+def not_started(session: str) -> str:
+    """What the Studio says of a session the daemon has not taken yet (its pitch still in the inbox)."""
+    return f"session {session} has not started yet; wait until the daemon has taken the pitch"
+
+
 def steer(root: Path, session: str, req: SteerRequest) -> dict[str, Any]:
     """Drop a steering message (text, /command or @actor text) in the session's inbox."""
     from crumb.daemon.files import drop_inbox_file
 
     if not session_dir(root, session).is_dir():
-        raise BadRequest(f"session {session} has not started yet; wait until the daemon has taken the pitch")
+        raise BadRequest(not_started(session))
     path = drop_inbox_file(session_inbox(root, session), req.text + "\n", stem="studio")
     return {"session": session, "file": path.name}
 
@@ -183,7 +188,7 @@ def edit_spec(root: Path, session: str, req: SpecEdit) -> dict[str, Any]:
     from crumb.daemon.files import SPEC_SUFFIX, drop_inbox_file
 
     if not session_dir(root, session).is_dir():
-        raise BadRequest(f"session {session} has not started yet; wait until the daemon has taken the pitch")
+        raise BadRequest(not_started(session))
     path = drop_inbox_file(session_inbox(root, session), req.text, stem="studio-spec", suffix=SPEC_SUFFIX)
     return {"session": session, "file": path.name}
 

@@ -126,7 +126,7 @@ def create_app(cfg: StudioConfig) -> Starlette:
         sid = session_or_404(request)
         if isinstance(sid, Response) or transcript_path(root, sid).is_file():
             return sid
-        return _error(f"session {sid} has not started yet; wait until the daemon has taken the pitch", 404)
+        return _error(actions.not_started(sid), 404)
 
     async def index(request: Request) -> Response:
         return shell("index.html", request)
