@@ -1,9 +1,10 @@
 """Language detection: accuracy per language on the table of real-looking pitches
-(tests/local_planner/language_pitches.py), and what it costs.
+(tests/local_planner/language_pitches.py), on 1,008 short English pitches as people type them, and what it costs.
 
 Prints, per language, how many pitches were named right (a read language must be read as itself, a
-foreign one named and not read), the misses, the first call's cost (the detector's models load then)
-and the median cost of a later call.
+foreign one named and not read), the misses, how many of the short English pitches are read as English with
+and without the full models' second opinion, the cost of the first call (the quick models load then) and of
+the first that needs the full models, and the median cost of a later call.
 
 Usage: .venv/bin/python bench/languages.py
 """
@@ -17,9 +18,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from crumb.actors.embedded import language
 from crumb.actors.embedded.language import detect
 from crumb.actors.embedded.text import normalize
-from tests.local_planner.language_pitches import FOREIGN, READ
+from tests.local_planner.language_pitches import FOREIGN, READ, short_english
 
 SHORT_WORDS = 6
 SHORT_CJK = 12  # characters, for a pitch written without spaces
@@ -27,8 +29,11 @@ SHORT_CJK = 12  # characters, for a pitch written without spaces
 
 def main() -> int:
     t0 = time.perf_counter()
-    detect(normalize("un jeu de serpent avec trois vies"))
+    detect(normalize("pong against the computer"))
     first = time.perf_counter() - t0
+    t0 = time.perf_counter()
+    detect(normalize("un jeu de serpent avec trois vies"))  # the quick models say French: the full ones of French and English load
+    first_full = time.perf_counter() - t0
     total = right = 0
     misses: list[str] = []
     print("language  right  short (< 6 words)  long")
@@ -50,6 +55,13 @@ def main() -> int:
     print(f"all      {right}/{total} ({100 * right / total:.1f}%)")
     if misses:
         print("misses:\n" + "\n".join(misses))
+    english = [normalize(p) for p in short_english()]
+    read = sum(detect(t).language == "en" for t in english)
+    confirm, language.CONFIRM_WORDS = language.CONFIRM_WORDS, 0  # the quick models alone, as before the full ones
+    quick = sum(detect(t).language == "en" for t in english)
+    language.CONFIRM_WORDS = confirm
+    print(f"short English pitches read as English: {read}/{len(english)} ({100 * read / len(english):.1f}%); "
+          f"the quick models alone: {quick}/{len(english)} ({100 * quick / len(english):.1f}%)")
     texts = [normalize(p) for ps in READ.values() for p in ps]
     costs = []
     for _ in range(5):
@@ -57,7 +69,8 @@ def main() -> int:
             s = time.perf_counter()
             detect(t)
             costs.append(time.perf_counter() - s)
-    print(f"first call (loads the models): {first * 1000:.0f} ms; later calls: median "
+    print(f"first call (loads the quick models): {first * 1000:.0f} ms; first that needs the full models (French and "
+          f"English): {first_full * 1000:.0f} ms; later calls: median "
           f"{statistics.median(costs) * 1e6:.0f} µs, p99 {sorted(costs)[int(len(costs) * 0.99)] * 1e6:.0f} µs")
     return 0
 

@@ -14,9 +14,15 @@ the genre folders' own words decide: a word only one language's genre words know
 "taupe", "бий") names that language, if it is written in the text's script. A language the studio
 does not read is claimed only on a sentence, never on a few words.
 
+The detector's quick (trigram) models misread short English: to them "a cozy snake game with combo bonus"
+is Turkish at 0.98. So a Latin-script text of under 20 words they call another language than English is
+put to lingua's full models of those two languages, and is English if they say so.
+
 Cost (bench/languages.py measures it): the first call that asks the detector loads the models (~0.14 s
 in lingua's low-accuracy mode, holding the interpreter lock; a pitch of a few words that the genre words
-decide alone never asks it); later calls take tens of microseconds.
+decide alone never asks it); later calls take tens of microseconds. The full models of English and of a
+language the quick ones named load the first time a short pitch needs them (~0.5 s, ~45 MB for English
+and 15-50 MB a language) and are kept.
 """
 
 from __future__ import annotations
@@ -60,6 +66,10 @@ DETECT_CHARS = 2000
 #: below this many words the genre folders' words of one language outvote the detector (which, on
 #: "blocs qui tombent", gives French 0.002)
 FEW_WORDS = 6
+#: below this many words, a text the quick models call another language than English is put to the full models
+#: of those two (see detect): on short English pitches the quick ones said Turkish, Dutch, German or Polish
+#: for 1 in 20 (bench/languages.py), and up to 19 words for 1 in 200
+CONFIRM_WORDS = 20
 
 #: letters beyond a–z each Latin-script language writes (generous: loan words keep their accents);
 #: Cyrillic languages list the letters of the shared block they do not write
@@ -239,6 +249,12 @@ def detect(text: str, unsure: str = "en") -> LanguageReading:
         return LanguageReading(language=unsure, read_as=unsure, recognised=True,
                                how=f"too few clues to tell the language: read as {NAMES[unsure]}")
     lang, confidence = top
+    if lang != "en" and words < CONFIRM_WORDS and _could_be_english(text):
+        best, full = _between(lang, text)
+        if best == "en":
+            return LanguageReading(language="en", read_as="en", recognised=True,
+                                   how=f"English, by the language detector's full models ({full:.2f}); its quick "
+                                       f"models had said {NAMES.get(lang, lang)} ({confidence:.2f})")
     if lang in LANGUAGES:
         return LanguageReading(language=lang, read_as=lang, recognised=True,
                                how=f"{NAMES[lang]}, by the language detector ({confidence:.2f})")
@@ -247,6 +263,30 @@ def detect(text: str, unsure: str = "en") -> LanguageReading:
         how=(f"the pitch is in {NAMES.get(lang, lang)} (language detector, {confidence:.2f}), which the embedded "
              f"studio does not read yet: it was read with the English words it knows, so a stated number "
              f"or wish may have been missed"))
+
+
+def _could_be_english(text: str) -> bool:
+    """Latin script, with no letter English does not write."""
+    letters = {ch for ch in _LETTER.findall(text) if not ch.isascii()}
+    return not re.search(r"[\u0400-\u04ff]", text) and _writes("en", letters)
+
+
+def _between(lang: str, text: str) -> tuple[str, float]:
+    """Whether a text is in `lang` or in English, by lingua's full models (1- to 5-grams, where the quick mode
+    has trigrams only) of those two."""
+    best = _full(lang).compute_language_confidence_values(text[:DETECT_CHARS])[0]
+    return best.language.iso_code_639_1.name.lower(), float(best.value)
+
+
+@cache
+def _full(lang: str) -> LanguageDetector:
+    """A detector of `lang` and English with their full models, built once per process: they load on first use
+    (~0.45 s and ~45 MB for English, shared by every pair, and 0.1-0.4 s and 15-50 MB for the other language),
+    so only the first short pitch in a language pays for them."""
+    from lingua import IsoCode639_1, Language, LanguageDetectorBuilder
+
+    pair = [Language.from_iso_code_639_1(getattr(IsoCode639_1, code.upper())) for code in (lang, "en")]
+    return LanguageDetectorBuilder.from_languages(*pair).build()
 
 
 def detect_language(text: str, unsure: str = "en") -> str:

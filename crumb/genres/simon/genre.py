@@ -19,7 +19,7 @@ GENRE = Genre(
         'ja': Words(strong=('サイモン',), weak=('順番', 'パターン'), verbs=('覚え',)),
         'es': Words(strong=('simón dice', 'simon dice', 'repite la secuencia', 'repite el patrón'), weak=('secuencia*', 'patrón', 'repite*', 'repetir'), verbs=('recuerda', 'memoriza*')),
         'fr': Words(strong=('simon dit', 'jacques a dit', 'répète la séquence', 'répète la suite'), weak=('séquence*', 'suite de couleurs', 'répète*'), verbs=('mémorise*', 'retiens')),
-        'pt': Words(strong=('simon diz', 'o mestre mandou', 'repita a sequência'), weak=('sequência*', 'padrão', 'repit*'), verbs=('memoriz*', 'lembre')),
+        'pt': Words(strong=('simon diz', 'o mestre mandou', 'repita a sequência'), weak=('sequência*', 'padrão', 'repit*'), verbs=('memorizar', 'memorizando', 'lembre')),
         'ru': Words(strong=('саймон*', 'повтори последовательность', 'повторяй последовательность'), weak=('последовательност*', 'повтор*', 'узор*'), verbs=('запомни*',)),
         'pl': Words(strong=('simon mówi', 'powtórz sekwencję', 'powtarzaj sekwencję'), weak=('sekwencj*', 'powtarzaj', 'powtórz', 'wzór', 'wzor*'), verbs=('zapamiętaj',)),
         'tr': Words(strong=('simon diyor', 'diziyi tekrarla', 'sırayı tekrarla'), weak=('dizi*', 'tekrarla*', 'desen*'), verbs=('hatırla*', 'ezberle*')),

@@ -11,7 +11,7 @@ GENRE = Genre(
     words={
         'en': Words(strong=('whack*', 'mole*'), weak=('hammer', 'hole*', 'pop up', 'pops up'), verbs=('hit', 'smash*', 'bonk')),
         'nl': Words(strong=('mol', 'mollen'), weak=('hamer', 'gaten'), verbs=('slaan',)),
-        'de': Words(strong=('maulwurf*', 'maulwürfe'), weak=('löcher',), verbs=('hau*',)),
+        'de': Words(strong=('maulwurf*', 'maulwürfe'), weak=('löcher',), verbs=('hau', 'haue', 'hauen')),
         'it': Words(strong=('talpa', 'talpe'), weak=('martello', 'buch*'), verbs=('colpisci',)),
         'zh-Hans': Words(strong=('打地鼠', '地鼠'), weak=('锤', '洞'), verbs=('打', '叩')),
         'zh-Hant': Words(strong=('打地鼠', '地鼠'), weak=('錘', '洞'), verbs=('打', '叩')),
