@@ -92,10 +92,12 @@ class Game:
 def open_game(browser: Browser, folder: Path, *, query: str = "", touch: bool = False,
               viewport: tuple[int, int] = (480, 320)) -> Game:
     context = browser.new_context(viewport={"width": viewport[0], "height": viewport[1]}, has_touch=touch)
+    # paused before the page exists: on a running page the clock ticks in real time until paused, and a pause
+    # at a moment a loaded machine has already passed fails ("Cannot fast-forward to the past")
+    context.clock.install(time=1_700_000_000)  # seconds
+    context.clock.pause_at(1_700_000_001)
     page = context.new_page()
     game = Game(context, page)
-    page.clock.install(time=1_700_000_000)  # seconds
-    page.clock.pause_at(1_700_000_001)
     page.goto((folder / "index.html").as_uri() + query)
     game.run(200)
     return game

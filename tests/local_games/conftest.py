@@ -31,11 +31,8 @@ class Game:
         page.on("pageerror", lambda e: self.errors.append(f"pageerror: {e}"))
         page.on("console", lambda m: m.type == "error" and self.errors.append(f"console: {m.text}"))
 
-    def open(self, index: Path, install_clock: bool = True) -> Game:
-        # Paused: game time moves only when a test advances it, however slow the machine is.
-        if install_clock:
-            self.page.clock.install(time=T0)
-            self.page.clock.pause_at(T0 + 1_000)
+    def open(self, index: Path) -> Game:
+        """Load the game in a page of a context from `paused_context`."""
         self.page.goto(index.as_uri())
         self.advance(50)
         return self
@@ -107,13 +104,24 @@ def build(tmp_path: Path) -> Callable[..., Path]:
     return _build
 
 
+def paused_context(browser: Any, **options: Any) -> Any:
+    """A browser context whose fake clock is paused before any page exists: game time moves only when a test
+    advances it, however slow the machine is. (Installed on a page that already runs, the clock ticks in real
+    time until it is paused, and a pause at a moment the machine was too slow to reach first fails: "Cannot
+    fast-forward to the past".)"""
+    ctx = browser.new_context(**options)
+    ctx.clock.install(time=T0)
+    ctx.clock.pause_at(T0 + 1_000)
+    return ctx
+
+
 @pytest.fixture
 def game(browser: Any) -> Iterator[Callable[..., Game]]:
     """game(index, touch=False) -> a Game on a fresh page; contexts are closed after the test."""
     contexts: list[Any] = []
 
     def _open(index: Path, touch: bool = False) -> Game:
-        ctx = browser.new_context(viewport={"width": 960, "height": 720}, has_touch=touch)
+        ctx = paused_context(browser, viewport={"width": 960, "height": 720}, has_touch=touch)
         contexts.append(ctx)
         page = ctx.new_page()
         page.set_default_timeout(PAGE_TIMEOUT_MS)
@@ -121,10 +129,8 @@ def game(browser: Any) -> Iterator[Callable[..., Game]]:
 
     def _twins(index: Path) -> tuple[Game, Game]:
         """Two tabs of one context: they share its clock, so they run in lockstep (like QA's main + twin)."""
-        ctx = browser.new_context(viewport={"width": 960, "height": 720})
+        ctx = paused_context(browser, viewport={"width": 960, "height": 720})
         contexts.append(ctx)
-        ctx.clock.install(time=T0)
-        ctx.clock.pause_at(T0 + 1_000)
         a, b = Game(ctx.new_page()), Game(ctx.new_page())
         a.page.goto(index.as_uri())
         b.page.goto(index.as_uri())

@@ -58,10 +58,10 @@ def test_playing_the_hints_beats_doing_nothing(genre, build, game):
 
 @pytest.mark.parametrize("genre", ["minesweeper", "typing", "slingshot"])
 def test_a_phone_starts_and_plays_by_touch(genre, build, browser):
-    ctx = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True)
-    try:
-        from tests.local_games.conftest import Game
+    from tests.local_games.conftest import Game, paused_context
 
+    ctx = paused_context(browser, viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True)
+    try:
         g = Game(ctx.new_page()).open(build(genre))
         box = g.page.locator("#game").bounding_box()
         assert box["width"] <= 390 and box["height"] <= 844

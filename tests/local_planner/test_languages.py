@@ -105,8 +105,9 @@ def test_a_short_english_pitch_the_quick_models_call_foreign_is_read_as_english(
 
 
 def test_at_most_one_short_english_pitch_in_a_hundred_is_read_as_another_language() -> None:
-    """1,008 pitches as people type them (language_pitches.short_english): the quick models alone read 144 of
-    them as another language; 4 are left ("a pixel tetris in space": German), all naming a German word."""
+    """1,008 pitches as people type them (language_pitches.short_english): before the full models had a say, 144
+    of them were read as another language (101 by the quick models, the rest by the genre words of the test
+    below); 4 are left ("a pixel tetris in space": German to both models)."""
     pitches = short_english()
     wrong = [(p, r.how) for p in pitches for r in [detect(normalize(p))] if r.language != "en"]
     assert len(wrong) <= len(pitches) // 100, wrong

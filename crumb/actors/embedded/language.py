@@ -67,8 +67,8 @@ DETECT_CHARS = 2000
 #: "blocs qui tombent", gives French 0.002)
 FEW_WORDS = 6
 #: below this many words, a text the quick models call another language than English is put to the full models
-#: of those two (see detect): on short English pitches the quick ones said Turkish, Dutch, German or Polish
-#: for 1 in 20 (bench/languages.py), and up to 19 words for 1 in 200
+#: of those two (see detect): the quick ones call 1 in 10 short English pitches another language
+#: (bench/languages.py), and still about 1 in 400 of 13 to 19 words
 CONFIRM_WORDS = 20
 
 #: letters beyond a–z each Latin-script language writes (generous: loan words keep their accents);
