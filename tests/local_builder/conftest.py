@@ -14,6 +14,7 @@ from playwright.sync_api import Browser, BrowserContext, Page
 
 from crumb.actors.embedded.builder import build_game
 from crumb.protocol.game import Numbers, Spec
+from tests.fake_clock import paused_context
 
 CHUNK_MS = 100  # QA's play step decides once per 100 ms of game time and holds keys that long
 
@@ -91,11 +92,8 @@ class Game:
 
 def open_game(browser: Browser, folder: Path, *, query: str = "", touch: bool = False,
               viewport: tuple[int, int] = (480, 320)) -> Game:
-    context = browser.new_context(viewport={"width": viewport[0], "height": viewport[1]}, has_touch=touch)
-    # paused before the page exists: on a running page the clock ticks in real time until paused, and a pause
-    # at a moment a loaded machine has already passed fails ("Cannot fast-forward to the past")
-    context.clock.install(time=1_700_000_000)  # seconds
-    context.clock.pause_at(1_700_000_001)
+    context = paused_context(browser, 1_700_000_000, 1_700_000_001,  # seconds
+                             viewport={"width": viewport[0], "height": viewport[1]}, has_touch=touch)
     page = context.new_page()
     game = Game(context, page)
     page.goto((folder / "index.html").as_uri() + query)

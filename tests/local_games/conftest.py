@@ -11,6 +11,7 @@ import pytest
 
 from crumb.actors.embedded.builder import build_game
 from crumb.protocol.game import Numbers, Spec
+from tests.fake_clock import paused_context
 
 GRID_GENRES = ("match3", "memory", "slide2048", "blocks", "whack", "clicker", "simon", "stacker", "bubbleshooter")
 STEP_MS = 100
@@ -32,7 +33,7 @@ class Game:
         page.on("console", lambda m: m.type == "error" and self.errors.append(f"console: {m.text}"))
 
     def open(self, index: Path) -> Game:
-        """Load the game in a page of a context from `paused_context`."""
+        """Load the game in a page of a context from tests.fake_clock.paused_context."""
         self.page.goto(index.as_uri())
         self.advance(50)
         return self
@@ -104,24 +105,13 @@ def build(tmp_path: Path) -> Callable[..., Path]:
     return _build
 
 
-def paused_context(browser: Any, **options: Any) -> Any:
-    """A browser context whose fake clock is paused before any page exists: game time moves only when a test
-    advances it, however slow the machine is. (Installed on a page that already runs, the clock ticks in real
-    time until it is paused, and a pause at a moment the machine was too slow to reach first fails: "Cannot
-    fast-forward to the past".)"""
-    ctx = browser.new_context(**options)
-    ctx.clock.install(time=T0)
-    ctx.clock.pause_at(T0 + 1_000)
-    return ctx
-
-
 @pytest.fixture
 def game(browser: Any) -> Iterator[Callable[..., Game]]:
     """game(index, touch=False) -> a Game on a fresh page; contexts are closed after the test."""
     contexts: list[Any] = []
 
     def _open(index: Path, touch: bool = False) -> Game:
-        ctx = paused_context(browser, viewport={"width": 960, "height": 720}, has_touch=touch)
+        ctx = paused_context(browser, T0, T0 + 1_000, viewport={"width": 960, "height": 720}, has_touch=touch)
         contexts.append(ctx)
         page = ctx.new_page()
         page.set_default_timeout(PAGE_TIMEOUT_MS)
@@ -129,7 +119,7 @@ def game(browser: Any) -> Iterator[Callable[..., Game]]:
 
     def _twins(index: Path) -> tuple[Game, Game]:
         """Two tabs of one context: they share its clock, so they run in lockstep (like QA's main + twin)."""
-        ctx = paused_context(browser, viewport={"width": 960, "height": 720})
+        ctx = paused_context(browser, T0, T0 + 1_000, viewport={"width": 960, "height": 720})
         contexts.append(ctx)
         a, b = Game(ctx.new_page()), Game(ctx.new_page())
         a.page.goto(index.as_uri())

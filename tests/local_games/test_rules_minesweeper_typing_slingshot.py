@@ -58,9 +58,10 @@ def test_playing_the_hints_beats_doing_nothing(genre, build, game):
 
 @pytest.mark.parametrize("genre", ["minesweeper", "typing", "slingshot"])
 def test_a_phone_starts_and_plays_by_touch(genre, build, browser):
-    from tests.local_games.conftest import Game, paused_context
+    from tests.fake_clock import paused_context
+    from tests.local_games.conftest import T0, Game
 
-    ctx = paused_context(browser, viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True)
+    ctx = paused_context(browser, T0, T0 + 1_000, viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True)
     try:
         g = Game(ctx.new_page()).open(build(genre))
         box = g.page.locator("#game").bounding_box()

@@ -94,6 +94,7 @@ _LATIN_LETTERS = {
 _CYRILLIC_LACKS = {"ru": "іїєґ", "uk": "ыэъё", "bg": "ыэёіїєґ"}
 _WORD = re.compile(r"[^\W\d_]{2,}")
 _LETTER = re.compile(r"[^\W\d_]")
+_CYRILLIC = re.compile(r"[\u0400-\u04ff]")
 _SIMPLIFIED = set("头际猫鱼页应该选择数设计战敌枪弹场连线输赢进颗墙币这们戏游时间条个贪动块砖鸟击飞颜红蓝绿黄关级钟边让说发难样为会乐记忆叠层过还后里两对开从门风龙马电车东见长问题话语认识实现点机体国图宝宫岛惊无尽跑觉")
 _TRADITIONAL = set("頭際貓魚頁應該選擇數設計戰敵槍彈場連線輸贏進顆牆幣這們戲遊時間條個貪動塊磚鳥擊飛顏紅藍綠黃關級鐘邊讓說發難樣為會樂記憶疊層過還後裡兩對開從門風龍馬電車東見長問題話語認識實現點機體國圖寶宮島驚無盡覺")
 
@@ -139,7 +140,7 @@ def ranked(text: str) -> list[tuple[str, float]]:
     text = text[:DETECT_CHARS]
     values = [(v.language.iso_code_639_1.name.lower(), float(v.value))
               for v in _detector().compute_language_confidence_values(text)]
-    letters = {ch for ch in _LETTER.findall(text) if not ch.isascii()}
+    letters = _non_ascii_letters(text)
     if not letters:
         return values
     fits = [(c, v) for c, v in values if _writes(c, letters)]
@@ -187,7 +188,7 @@ def _by_own_words(text: str, candidates: Callable[[], list[tuple[str, float]]]) 
     """The language of the text's script whose genre words alone the text uses most; the detector's
     candidates are asked for (and its models loaded: ~0.14 s, the first time) only to break a tie,
     and its confidence is then given too."""
-    cyrillic = len(re.findall(r"[\u0400-\u04ff]", text)) > len(re.findall(r"[a-z\u00c0-\u024f\u1e00-\u1eff]", text))
+    cyrillic = len(_CYRILLIC.findall(text)) > len(re.findall(r"[a-z\u00c0-\u024f\u1e00-\u1eff]", text))
     own = {lang: w for lang, w in own_words(text).items() if (lang in _CYRILLIC_LACKS) == cyrillic}
     if not own:
         return None
@@ -242,7 +243,7 @@ def detect(text: str, unsure: str = "en") -> LanguageReading:
     if top is None:
         # not sure of anything: Cyrillic text is still Cyrillic, so its best reading is kept
         cyrillic = next(((c, v) for c, v in candidates() if c in _CYRILLIC_LACKS and c in LANGUAGES), None)
-        if cyrillic and re.search(r"[\u0400-\u04ff]", text):
+        if cyrillic and _CYRILLIC.search(text):
             lang, conf = cyrillic
             return LanguageReading(language=lang, read_as=lang, recognised=True,
                                    how=f"{NAMES[lang]}, the language detector's best guess ({conf:.2f}) for Cyrillic text")
@@ -267,8 +268,11 @@ def detect(text: str, unsure: str = "en") -> LanguageReading:
 
 def _could_be_english(text: str) -> bool:
     """Latin script, with no letter English does not write."""
-    letters = {ch for ch in _LETTER.findall(text) if not ch.isascii()}
-    return not re.search(r"[\u0400-\u04ff]", text) and _writes("en", letters)
+    return not _CYRILLIC.search(text) and _writes("en", _non_ascii_letters(text))
+
+
+def _non_ascii_letters(text: str) -> set[str]:
+    return {ch for ch in _LETTER.findall(text) if not ch.isascii()}
 
 
 def _between(lang: str, text: str) -> tuple[str, float]:
