@@ -68,3 +68,13 @@ def test_the_judge_settings_of_crumb_toml_change_the_embedded_verifiers_own_verd
     assert code == 0 and got["round"] == 2, got
     judged = events(root, got["session"], "judge.score")[0]["data"]
     assert judged["verdict"] == "FAIL" and judged["total"] == 1.5, judged  # the Verifier's own cap, not the default 3
+
+
+def test_a_pace_in_words_is_measured_in_the_running_game_and_a_pace_of_one_thing_is_not_passed(root):
+    code, got = run(root, "pong at half speed")
+    assert code == 0 and got["done"] == "pass", got
+    speed = next(p for p in events(root, got["session"], "qa.result")[-1]["data"]["probes"] if p["id"] == "speed")
+    assert speed["ok"] is True and speed["observed"] == {"speed": 0.5}, speed
+    code, got = run(root, "a tiny snake where the snake grows twice as fast")
+    assert code == 3 and got["waiting_for"] == "approval" and got["verdict"] == "PARTIAL", got
+    assert "grows twice as fast: the embedded games have one pace" in got["feedback"], got["feedback"]

@@ -18,6 +18,7 @@ from functools import lru_cache
 from pydantic import BaseModel, Field
 
 from crumb.actors.embedded.language import detect_language
+from crumb.actors.embedded.pace import Pace, read_pace
 from crumb.actors.embedded.text import is_cjk, word_pattern
 from crumb.protocol.game import NUMBER_LIMITS, Numbers
 
@@ -467,8 +468,6 @@ _NOT_BETWEEN = (r"(?:and|or|of|to|per|each|every|in|on|at|for|with|by|a|an|the|u
                 r"ve|và|и|і|й|или|або|lub|albo|de|da|di|van|von|zu|à|a)")
 _CONNECT = (r"(?:\s|:|=|-|of|to|at|is|van|op|von|auf|di|a|da|de|à|в|на|是|为|為|：|은|는|이|가|을|를|は|が|を|の|\(|\)|\[|\]|"
             r"starts? with|starting with|start at|starts? at)*")
-SPEED_FACTOR = re.compile(r"(\d+(?:[.,]\d+)?)\s?x\s?(?:speed|faster|as fast|sneller|schneller|più veloce|más rápido|"
-                          r"plus vite|plus rapide|mais rápido|быстрее|швидше|szybciej|daha hızlı|nhanh hơn|速|빠르게)")
 _RATE_BEFORE = re.compile(r"(?<![^\W\d_])(?:every|each|elke|iedere|alle|jede[nm]?|ogni|ciascun[oa]?|cada|chaque|"
                           r"tous les|toutes les|каждые|каждую|кожні|кожну|co|her|mỗi)\s*$|每\s*$|마다\s*$")
 _RATE_AFTER = re.compile(r"\s*(?:per(?!\s+[^\W\d_]+(?:are|ere|ire)\b)|each|for each|for every|every|apiece|a piece|pro|"
@@ -587,6 +586,7 @@ class NumberRead(BaseModel):
     ignored: list[str] = Field(default_factory=list)
     speed_factor: float | None = None
     speed_factor_said: str = Field(default="", description="the words of the speed factor ('2x faster')")
+    pace: Pace = Field(default_factory=Pace, description="the pace the text asks for, stated or in words (pace.py)")
 
 
 _NO_LIVES = re.compile(r"\b(?:no|without|zero|geen|zonder|keine|ohne|nessuna|senza|sin|sans|sem|без|bez|không)\s+"
@@ -620,10 +620,11 @@ def read_numbers(text: str, language: str | None = None) -> NumberRead:
         if 2 <= a <= 64 and 2 <= b <= 64:
             put("grid", max(a, b), m.group(0))
             taken.append(m.span())
-    for m in SPEED_FACTOR.finditer(text):
-        out.speed_factor = min(4.0, max(0.25, _digits_value(m.group(1))))
-        out.speed_factor_said = m.group(0)
-        taken.append(m.span())
+    pace = read_pace(text)
+    taken += pace.spans
+    out.pace = pace
+    if pace.stated:
+        out.speed_factor, out.speed_factor_said = pace.factor, pace.said
 
     groups = ["latin"] if _script_group(language) == "latin" else [_script_group(language), "latin"]
     tables = _unit_tables(language)

@@ -148,13 +148,6 @@ def find_extras(text: str) -> list[str]:
     return [e for _, e in sorted(hits)]
 
 
-_FAST = ("fast", "fast-paced", "quick", "speedy", "snel", "snelle", "schnell*", "veloce", "rapid*", "빠른", "速い",
-         "高速", "快速", "rápido", "rápida", "rápidos", "veloz", "rapide*", "быстр*", "szybk*", "hızlı", "швидк*", "nhanh",
-         "tốc độ cao")
-_SLOW = ("slow", "slow-paced", "relaxed", "calm", "chill", "langzaam", "rustig*", "langsam*", "gemütlich", "lento",
-         "lenta", "tranquill*", "느린", "천천히", "ゆっくり", "のんびり", "慢", "悠闲", "悠閒", "tranquilo", "tranquila",
-         "relajad*", "lent", "lente", "calme", "tranquille", "calmo", "calma", "медленн*", "спокойн*", "woln*", "spokojn*",
-         "yavaş", "sakin", "повільн*", "спокійн*", "chậm", "thư giãn")
 _BIG_TEXT = ("big text", "large text", "big font", "large font", "big letters", "large print", "grote letters",
              "grote tekst", "große schrift", "großer text", "grosse schrift", "testo grande", "caratteri grandi",
              "大字", "큰 글씨", "큰 글자", "大きい文字", "大きな文字", "texto grande", "letra grande", "letras grandes",
@@ -223,12 +216,8 @@ def read_pitch(pitch: str) -> Reading:
     colours = find_colours(text)
     extras = find_extras(text)
     nums = read_numbers(text, language)
-    if find_any(text, _FAST):
-        extras = set_knob(extras, "speed", 1.25)
-    elif find_any(text, _SLOW):
-        extras = set_knob(extras, "speed", 0.8)
-    if nums.speed_factor:
-        extras = set_knob(extras, "speed", nums.speed_factor)
+    if nums.pace.factor:
+        extras = set_knob(extras, "speed", nums.pace.factor)
     if find_any(text, _BIG_TEXT):
         extras = set_knob(extras, "text_scale", 1.3)
     quoted = _QUOTED.search(unicodedata.normalize("NFKC", pitch or "")[:MAX_TEXT])

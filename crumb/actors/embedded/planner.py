@@ -271,6 +271,7 @@ def plan(
     rationale = f"{why} Language: {reading.language} ({lang.how}). {_said(reading)}"
     spec = compose(reading, genre, pitch=pitch, seed=seed, rationale=rationale, previous=previous)
     unhonoured += [f"{x}; the pitch's words are kept as written" for x in reading.numbers.ignored]
+    unhonoured += reading.numbers.pace.unhonoured
     guesses = [] if any(v is not None for v in reading.numbers.numbers.model_dump().values()) else [
         "the pitch states no numbers: the game's own defaults apply (the build notes list them)"]
     if lang.how.startswith("too few clues"):

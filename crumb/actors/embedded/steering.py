@@ -13,7 +13,8 @@ from functools import lru_cache
 from crumb.actors.embedded import catalogue as cat
 from crumb.actors.embedded.fidelity import after_edit, support
 from crumb.actors.embedded.language import detect_language
-from crumb.actors.embedded.numbers import SPEED_FACTOR, read_numbers
+from crumb.actors.embedded.numbers import read_numbers
+from crumb.actors.embedded.pace import about_one_thing, of_one_thing, read_pace
 from crumb.actors.embedded.pitch import find_colours, find_extras, find_theme, genre_wish, knob, set_knob
 from crumb.actors.embedded.rules import criteria_for, describe, with_genre
 from crumb.actors.embedded.text import find_any, keyword_core, keyword_re, normalize
@@ -127,9 +128,15 @@ def _numbers(spec: Spec, text: str) -> tuple[Spec, list[str]]:
         notes.append(f"{field}: {was} → {value:g} ({read.said.get(field, '')!r})")
         numbers[field] = value
     notes += read.ignored
+    notes += [f"Not carried: {x}" for x in read.pace.unhonoured]
     if read.speed_factor:
         extras = set_knob(spec.extras, "speed", _clamp(read.speed_factor, 0.25, 4))
-        notes.append(f"speed: ×{knob(spec.extras, 'speed'):g} → ×{knob(extras, 'speed'):g}")
+        if numbers["speed"] is not None:
+            # a stated speed outranks the knob in the builder: the new factor is the number the game is checked for
+            notes.append(f"speed: {numbers['speed']:g} → {read.speed_factor:g} ({read.speed_factor_said!r})")
+            numbers["speed"] = read.speed_factor
+        else:
+            notes.append(f"speed: ×{knob(spec.extras, 'speed'):g} → ×{knob(extras, 'speed'):g}")
         spec = spec.model_copy(update={"extras": extras})
     if numbers != spec.numbers.model_dump():
         new = Numbers(**numbers)
@@ -180,9 +187,13 @@ def _relative(spec: Spec, text: str) -> tuple[Spec, list[str]]:
 
 
 def _speed(spec: Spec, text: str) -> tuple[Spec, list[str]]:
-    direction = 1 if find_any(text, FASTER) else -1 if find_any(text, SLOWER) else 0
-    if not direction or SPEED_FACTOR.search(text):  # "2x faster" was set as a factor already
+    hit = find_any(text, FASTER) or find_any(text, SLOWER)
+    if not hit or read_pace(text).spans:  # "2x faster" was set as a factor already, or named as not carried
         return spec, []
+    verb = about_one_thing(text, hit[0])
+    if verb:
+        return spec, [f"Not carried: {of_one_thing(verb, hit[1])}"]
+    direction = 1 if find_any(text, FASTER) else -1
     factor = SPEED_STEP if direction > 0 else 1 / SPEED_STEP
     word = "faster" if direction > 0 else "slower"
     if spec.numbers.speed is not None:
