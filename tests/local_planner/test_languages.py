@@ -352,3 +352,13 @@ def test_a_few_words_are_never_a_foreign_language_so_only_the_read_ones_compete(
     cannot be claimed, so Dutch wins among the languages the studio reads."""
     r = detect(normalize("een katapultspel met 3 levels"))
     assert (r.language, r.recognised) == ("nl", True), r
+
+
+def test_a_near_tie_of_the_detector_goes_to_the_language_whose_genre_words_the_pitch_uses() -> None:
+    """lingua's quick models call the maze genre's own Spanish example pitch Portuguese at 0.54; its game was built
+    with Portuguese text."""
+    reading = detect(normalize("Comecocos en un laberinto con fantasmas, tres vidas"))
+    assert reading.language == "es", reading.how
+    assert "comecocos" in reading.how and "Portuguese 0.54" in reading.how
+    spec = plan("Comecocos en un laberinto con fantasmas, tres vidas")
+    assert isinstance(spec, Spec) and spec.language == "es" and spec.genre == "maze"

@@ -11,8 +11,9 @@ Two tie-breaks follow the detector, neither a stop-word list. A language whose a
 the text uses ("ę" is Polish, never Czech) cannot be the answer while another candidate has them all.
 And on a pitch of a few words, where the detector guesses (it calls "blocs qui tombent" Hungarian),
 the genre folders' own words decide: a word only one language's genre words know ("serpiente",
-"taupe", "бий") names that language, if it is written in the text's script. A language the studio
-does not read is claimed only on a sentence, never on a few words.
+"taupe", "бий") names that language, if it is written in the text's script. On a longer pitch those words
+decide only a near tie of the detector's top two (under NEAR_TIE, "Comecocos en un laberinto con fantasmas"). A
+language the studio does not read is claimed only on a sentence, never on a few words.
 
 The detector's quick (trigram) models misread short English: to them "a cozy snake game with combo bonus"
 is Turkish at 0.98. So a Latin-script text of under 20 words they call another language than English is
@@ -66,6 +67,10 @@ DETECT_CHARS = 2000
 #: below this many words the genre folders' words of one language outvote the detector (which, on
 #: "blocs qui tombent", gives French 0.002)
 FEW_WORDS = 6
+#: a detection on a text of FEW_WORDS or more that is less sure than this is a near tie: if the genre words of one of
+#: its top two languages alone appear in the text, that one is the answer (lingua calls "Comecocos en un laberinto
+#: con fantasmas, tres vidas" Portuguese at 0.54, Spanish at 0.46)
+NEAR_TIE = 0.7
 #: below this many words, a text the quick models call another language than English is put to the full models
 #: of those two (see detect): the quick ones call 1 in 10 short English pitches another language
 #: (bench/languages.py), and still about 1 in 400 of 13 to 19 words
@@ -256,6 +261,13 @@ def detect(text: str, unsure: str = "en") -> LanguageReading:
             return LanguageReading(language="en", read_as="en", recognised=True,
                                    how=f"English, by the language detector's full models ({full:.2f}); its quick "
                                        f"models had said {NAMES.get(lang, lang)} ({confidence:.2f})")
+    if words >= FEW_WORDS and confidence < NEAR_TIE:
+        near = _near_tie(text, lang, candidates())
+        if near:
+            other, said = near
+            return LanguageReading(language=other, read_as=other, recognised=True,
+                                   how=f"{NAMES[other]}, by its words ({', '.join(said)}) where the language detector "
+                                       f"was torn ({NAMES.get(lang, lang)} {confidence:.2f})")
     if lang in LANGUAGES:
         return LanguageReading(language=lang, read_as=lang, recognised=True,
                                how=f"{NAMES[lang]}, by the language detector ({confidence:.2f})")
@@ -264,6 +276,15 @@ def detect(text: str, unsure: str = "en") -> LanguageReading:
         how=(f"the pitch is in {NAMES.get(lang, lang)} (language detector, {confidence:.2f}), which the embedded "
              f"studio does not read yet: it was read with the English words it knows, so a stated number "
              f"or wish may have been missed"))
+
+
+def _near_tie(text: str, top: str, ranks: list[tuple[str, float]]) -> tuple[str, list[str]] | None:
+    """The runner-up of a near tie, with its words, when only its genre words (not the top's) are in the text."""
+    second = next((c for c, _ in ranks if c != top), None)
+    if second not in LANGUAGES:
+        return None
+    own = own_words(text)
+    return (second, own[second]) if second in own and top not in own else None
 
 
 def _could_be_english(text: str) -> bool:
