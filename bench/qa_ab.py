@@ -29,6 +29,10 @@ Changes:
           only turns the drawing calls off.
           The script is a context's, set when the pool opens it, so each way has a runner of its own, used
           only with its own script in place (alternating as the others)
+  clock-in-page  each tab's fake clock run from inside its frames (page.py's GameContext.run_for, RUN_JS), against
+          Playwright's context-wide clock.run_for, which also logs each call for later documents to replay
+          (a reused context's next game loaded with the game time of the checks before it), and a recycled
+          context's clock installed and paused again
 """
 
 from __future__ import annotations
@@ -144,6 +148,23 @@ def replaced(change: str) -> list[tuple[object, str, object]]:
         return [(page.GameTab, "screenshot", screenshot)]
     if change == "chains":
         return [(play, "chains", chains_before)]
+    if change == "clock-in-page":
+        async def run_for(self, ms, timeout):
+            for chunk in [10_000] * (ms // 10_000) + ([ms % 10_000] if ms % 10_000 else []):
+                try:
+                    await page.guarded(self.context.clock.run_for(chunk), "running game time", timeout, self.ev)
+                except page.PlaywrightError as exc:  # the game's own exception: "Clock.run_for: TypeError: ..."
+                    if not str(exc).startswith("Clock.run_for: ") or "closed" in str(exc) or "crashed" in str(exc):
+                        raise
+                    self.ev.page_error(str(exc).split(": ", 1)[1].splitlines()[0])
+
+        real_recycle = page.GameContext.recycle
+
+        async def recycle(self, park_base, timeout):
+            await real_recycle(self, park_base, timeout)
+            await self._install_clock()
+
+        return [(page.GameContext, "run_for", run_for), (page.GameContext, "recycle", recycle)]
     if change == "twin-at-once":
         async def main_before(self, ctx, main, twin, controls, report, film_frames=0, quiet_twin=False):
             early = quiet_twin and play.EARLY_QUIET and self.pool is not None and self.pool.grown

@@ -383,28 +383,22 @@ async def _settled(task: asyncio.Future[T], stop: asyncio.Future[Any], timeout: 
         wait = STARVED_STEP_S
 
 
-_CLOSED = ("Target page, context or browser has been closed", "Target closed", "has been closed", "crashed",
-           "Execution context was destroyed", "frame was detached", "Browser closed")
+#: a document's fake clock run from inside it: null, or the first line of what the game threw meanwhile
+RUN_JS = """async (ms) => { const clock = globalThis.__pwClock && globalThis.__pwClock.controller;
+  if (!clock || typeof clock.runFor !== 'function') return null;
+  try { await clock.runFor(ms); return null; } catch (e) { return String(e).split('\\n')[0]; } }"""
+#: a frame that went away or is between documents while its clock ran: it has no game time to run
+_GONE = ("Execution context was destroyed", "frame was detached", "Frame was detached")
 
 
-_THROWN = re.compile(r"^[A-Za-z_$][\w$]*: ")  # how a thrown Error reads: "TypeError: x is undefined"
-
-
-def game_error(exc: BaseException) -> str | None:
-    """The game's own exception inside a fake-clock call ("Clock.run_for: TypeError: ..."), else None.
-
-    The browser going away is told apart by Playwright's own words, but only where they open the message:
-    a game whose error text says "crashed" is still the game's error (the Builder's injected crash says
-    so, and QA used to report it as its own failure)."""
-    text = str(exc).strip()
-    if not text.startswith("Clock."):
-        return None
-    first = text.split(": ", 1)[1] if ": " in text else text
-    thrown = _THROWN.match(first)
-    said = first[thrown.end():] if thrown else first
-    if (any(said.startswith(c) for c in _CLOSED) if thrown else any(c in text for c in _CLOSED)):
-        return None
-    return first.splitlines()[0].strip()
+async def _run_frame(frame: Frame, ms: int) -> str | None:
+    try:
+        out = await frame.evaluate(RUN_JS, ms)
+    except PlaywrightError as exc:
+        if frame.is_detached() or any(g in str(exc) for g in _GONE):
+            return None
+        raise
+    return str(out) if out else None
 
 
 def navigation_error(exc: BaseException) -> bool:
@@ -490,7 +484,7 @@ class GameContext:
     async def recycle(self, park_base: str, timeout: float) -> None:
         """Make a used context as good as new for the next check, without the cost of new renderers:
         the game's storage is wiped (see `wipe`; the tabs stay on its blank page, where nothing runs) and
-        the clock starts over. Raises (Hang, Aborted, PlaywrightError) when the context is not fit for
+        the clock starts over: each new document replays only the context's install and pause (run_for). Raises (Hang, Aborted, PlaywrightError) when the context is not fit for
         reuse: then close it instead."""
         assert self.context is not None
         if self.sick:
@@ -499,7 +493,6 @@ class GameContext:
         self.tabs, self.spare = [], []
         await self.wipe(pages, timeout)
         self.base = park_base  # the game's origin is closed again: the fence lets nothing of it through
-        await self._install_clock()
         self.spare = pages
 
     async def wipe(self, pages: list[Page], timeout: float) -> None:
@@ -577,21 +570,25 @@ class GameContext:
         return tab
 
     async def run_for(self, ms: int, timeout: float) -> None:
-        """Advance game time in every tab of this context (chunks, so an abort is noticed in between).
+        """Advance game time in every frame of this context's tabs (chunks, so an abort is noticed in between).
 
-        The fake clock runs the game's timers and frames inside this call, so an exception the game
-        throws there comes back here (the clock still advances): it is recorded as the game's error."""
+        Each document's own fake clock is run from inside it (RUN_JS), not through Playwright's context-wide
+        `clock.run_for`: that one also logs the time it ran for every document opened later in the context to
+        replay, so a reused context's next game loaded with `performance.now()` already at the game time of
+        every check before it (a naive "60 - performance.now() / 1000" timer ran out at once, on the second
+        check of a context only). The fake clock runs the game's timers and frames inside this call, so an
+        exception the game throws there comes back here (the clock still advances): it is recorded as the
+        game's error."""
         assert self.context is not None
         remaining = ms
         while remaining > 0:
             chunk = min(remaining, 10_000)
-            try:
-                await guarded(self.context.clock.run_for(chunk), f"running {chunk} ms of game time", timeout, self.ev)
-            except PlaywrightError as exc:
-                raw = game_error(exc)
-                if raw is None:
-                    raise
-                self.ev.page_error(raw)
+            frames = [frame for tab in self.tabs for frame in tab.page.frames]
+            thrown = await guarded(asyncio.gather(*(_run_frame(frame, chunk) for frame in frames)),
+                                   f"running {chunk} ms of game time", timeout, self.ev)
+            for raw in thrown:
+                if raw:
+                    self.ev.page_error(raw)
             remaining -= chunk
 
     async def close(self, timeout: float = 3.0) -> bool:

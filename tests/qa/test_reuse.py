@@ -48,6 +48,28 @@ def test_a_game_finds_nothing_an_earlier_game_stored(one_lane: QARunner, monkeyp
         assert result.ok, f"{run} run: " + result.model_dump_json(indent=1)
 
 
+LONG_ROUND = {"id": "long", "text": "A long round plays",
+              "probe": {"steps": [{"do": "start"}, {"do": "wait", "ms": 12_000}], "expect": [{"path": "bornAt", "op": ">", "value": 0}]}}
+NEW_TAB_CLOCK = {"id": "fresh", "text": "The round starts with a new tab's clock",
+                 "probe": {"steps": [{"do": "start"}, {"do": "wait", "ms": 100}],
+                           "expect": [{"path": "loadedAt", "op": "<", "value": 1000}, {"path": "phase", "op": "==", "value": "playing"}]}}
+
+
+def test_a_game_in_a_reused_tab_loads_with_a_new_tabs_clock(one_lane: QARunner, monkeypatch: pytest.MonkeyPatch) -> None:
+    """since_load times its round the naive way, from performance.now(), which a real browser's new tab starts at
+    about 0. Playwright's context-wide clock.run_for logs the game time it ran for every later document to replay,
+    so in a reused context the next game loaded 12 s in and its 10 s round was over before it began: a FAIL that
+    depended on which check the runner had done before."""
+    counts = count_recycles(monkeypatch)
+    first = one_lane.check(GAMES / "since_load", criteria=criteria(LONG_ROUND), controls=["ArrowLeft"])
+    assert first.ok, first.model_dump_json(indent=1)
+    for run in ("second", "third"):
+        result = one_lane.check(GAMES / "since_load", criteria=criteria(NEW_TAB_CLOCK), controls=["ArrowLeft"])
+        fresh = next(p for p in result.probes if p.id == "fresh")
+        assert result.ok and fresh.ok, f"{run} run: {fresh.observed}; " + result.model_dump_json(indent=1)
+    assert counts.reused >= 2, counts  # the tabs really were reused
+
+
 @pytest.fixture
 def burners() -> Iterator[None]:
     """Both cores busy, as in a fresh clone's `make test` at load average 8: two endless Python loops."""

@@ -11,7 +11,7 @@ import msgspec
 import pytest
 
 from crumb.protocol.game import QAResult
-from crumb.qa import QARunner
+from crumb.qa import QARunner, page
 from tests.qa.conftest import FAST, GAMES, criteria
 
 pytestmark = pytest.mark.browser
@@ -53,20 +53,32 @@ BORN = {"id": "born{}", "text": "The game knows when it loaded",
         "probe": {"steps": [{"do": "start"}, {"do": "wait", "ms": 100}], "expect": [{"path": "bornAt", "op": ">", "value": 0}]}}
 
 
-def test_probe_tabs_is_the_checks_own(runner: QARunner) -> None:
-    """Three probes in three tabs (a clock each) all see the game load at the clock's start; in one tab
-    they run one after another, each on a later game clock than the one before."""
+def test_probe_tabs_is_the_checks_own(runner: QARunner, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Three probes in three tabs, or one after another in one tab: each probe's game loads at the clock's
+    start either way, as in a new tab (a tab's clock does not go on from the probe before)."""
+    tabs: list[int] = []  # the page of every tab a check opens: main, twin, then its probes'
+    real_new_tab = page.GameContext.new_tab
+
+    async def new_tab(self, url, timeout):
+        tab = await real_new_tab(self, url, timeout)
+        tabs.append(id(tab.page))
+        return tab
+
+    monkeypatch.setattr(page.GameContext, "new_tab", new_tab)
     # each presses another key, so none goes on from another's page (qa/chains.py): three pages
     three = criteria(*({**BORN, "id": f"born{n}", "probe": {**BORN["probe"], "steps": [
         {"do": "start"}, {"do": "key", "key": "abc"[n]}, {"do": "wait", "ms": 100}]}} for n in range(3)))
     wide = msgspec.structs.replace(FAST, probe_tabs=3)
     runner.check(GAMES / "stores", criteria=three, settings=wide)  # the pool grows to three probe tabs after a check
     assert runner.warm()
+    tabs.clear()
     parallel = [p.observed["bornAt"] for p in runner.check(GAMES / "stores", criteria=three, settings=wide).probes]
+    parallel_pages = len(set(tabs))
+    tabs.clear()
     serial = [p.observed["bornAt"] for p in runner.check(GAMES / "stores", criteria=three,
                                                            settings=msgspec.structs.replace(FAST, probe_tabs=1)).probes]
-    assert parallel == [1_700_000_001_000] * 3, parallel
-    assert serial[0] == 1_700_000_001_000 and serial[0] < serial[1] < serial[2], serial
+    assert parallel == serial == [1_700_000_001_000] * 3, (parallel, serial)
+    assert (parallel_pages, len(set(tabs))) == (2 + 3, 2 + 1)
 
 
 def test_load_timeout_and_timeout_are_the_checks_own(runner: QARunner) -> None:
