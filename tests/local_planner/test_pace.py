@@ -87,7 +87,8 @@ def test_a_pace_word_alone_is_a_step_the_spec_does_not_promise(pitch: str, step:
 
 
 @pytest.mark.parametrize("text", [
-    "snake with a 50% speed boost", "snake with double speed power-ups", "o dobro do tempo, cobrinha",
+    "snake with a 50% speed boost", "snake with double speed power-ups", "a speed x2 power-up in snake",
+    "o dobro do tempo, cobrinha",
     "a platformer with double jump", "tetris with a score multiplier, 2 times",
 ])
 def test_what_is_not_the_games_pace_is_not_read_as_one(text: str) -> None:

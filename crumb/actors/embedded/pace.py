@@ -84,7 +84,7 @@ _NOT_A_POWER_UP = r"(?!\s*(?:boost|bonus|power|pick|up(?![^\W\d_])|increase))"
 _FACTOR_FIRST = re.compile(_START + _FACTOR + _BETWEEN + _DIRECTION + _NOT_A_POWER_UP)
 #: "nhanh gấp đôi", "velocità doppia", "speed x2", "nhanh hơn 2 lần"
 _DIRECTION_FIRST = re.compile(_START + _DIRECTION + r"\s*(?:x\s?(?P<times_digits>\d+(?:[.,]\d+)?)(?!\d)|" + _BETWEEN
-                              + _FACTOR + r")")
+                              + _FACTOR + r")" + _NOT_A_POWER_UP)
 #: "150% speed", "50% faster", "20% slower"
 _PERCENT = re.compile(r"(?P<pct>\d{1,3})\s?%\s?(?:(?P<of>speed|pace|geschwindigkeit|snelheid|vitesse|velocidad|velocità|"
                       r"velocidade)|" + _DIRECTION + ")" + _NOT_A_POWER_UP)
