@@ -120,3 +120,9 @@ def test_a_second_pace_is_named_not_dropped() -> None:
     spec = _spec("pong at double speed, or maybe half speed")
     assert spec.numbers.speed == 2
     assert any(u.startswith("half speed as well") for u in spec.reading.unhonoured), spec.reading.unhonoured
+
+
+def test_a_factor_beyond_what_the_games_play_is_held_to_it_and_named() -> None:
+    spec = _spec("snake 10x faster")
+    assert spec.numbers.speed == 4
+    assert "10x faster: the games play at 0.25–4 × their pace, so at 4 ×" in spec.reading.unhonoured

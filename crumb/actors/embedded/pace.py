@@ -164,6 +164,9 @@ def read_pace(text: str) -> Pace:
             pace.unhonoured.append(of_one_thing(verb, said))
         elif not pace.stated:
             pace.factor, pace.said, pace.stated = min(HIGHEST, max(LOWEST, value)), said, True
+            if pace.factor != value:
+                pace.unhonoured.append(f"{said}: the games play at {LOWEST:g}–{HIGHEST:g} × their pace, so at "
+                                       f"{pace.factor:g} ×")
         elif min(HIGHEST, max(LOWEST, value)) != pace.factor:
             pace.unhonoured.append(f"{said} as well: a game has one pace, so the first, {pace.said!r}, is kept")
     if pace.stated:

@@ -187,13 +187,14 @@ def _relative(spec: Spec, text: str) -> tuple[Spec, list[str]]:
 
 
 def _speed(spec: Spec, text: str) -> tuple[Spec, list[str]]:
-    hit = find_any(text, FASTER) or find_any(text, SLOWER)
+    faster = find_any(text, FASTER)
+    hit = faster or find_any(text, SLOWER)
     if not hit or read_pace(text).spans:  # "2x faster" was set as a factor already, or named as not carried
         return spec, []
     verb = about_one_thing(text, hit[0])
     if verb:
         return spec, [f"Not carried: {of_one_thing(verb, hit[1])}"]
-    direction = 1 if find_any(text, FASTER) else -1
+    direction = 1 if faster else -1
     factor = SPEED_STEP if direction > 0 else 1 / SPEED_STEP
     word = "faster" if direction > 0 else "slower"
     if spec.numbers.speed is not None:
