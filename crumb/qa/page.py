@@ -387,17 +387,16 @@ async def _settled(task: asyncio.Future[T], stop: asyncio.Future[Any], timeout: 
 RUN_JS = """async (ms) => { const clock = globalThis.__pwClock && globalThis.__pwClock.controller;
   if (!clock || typeof clock.runFor !== 'function') return null;
   try { await clock.runFor(ms); return null; } catch (e) { return String(e).split('\\n')[0]; } }"""
-#: a frame that went away or is between documents while its clock ran: it has no game time to run
-_GONE = ("Execution context was destroyed", "frame was detached", "Frame was detached")
 
 
 async def _run_frame(frame: Frame, ms: int) -> str | None:
+    """RUN_JS in one frame. The game's own exceptions come back as its answer, so an error here is the frame's: it
+    went away, is between documents, or its page crashed or closed. As with Playwright's context-wide call, that
+    frame has no game time to run; the page's own events (crash, close, navigation) tell the check which it was."""
     try:
         out = await frame.evaluate(RUN_JS, ms)
-    except PlaywrightError as exc:
-        if frame.is_detached() or any(g in str(exc) for g in _GONE):
-            return None
-        raise
+    except PlaywrightError:
+        return None
     return str(out) if out else None
 
 
@@ -484,8 +483,8 @@ class GameContext:
     async def recycle(self, park_base: str, timeout: float) -> None:
         """Make a used context as good as new for the next check, without the cost of new renderers:
         the game's storage is wiped (see `wipe`; the tabs stay on its blank page, where nothing runs) and
-        the clock starts over: each new document replays only the context's install and pause (run_for). Raises (Hang, Aborted, PlaywrightError) when the context is not fit for
-        reuse: then close it instead."""
+        the clock starts over: each new document replays only the context's install and pause (see run_for).
+        Raises (Hang, Aborted, PlaywrightError) when the context is not fit for reuse: then close it instead."""
         assert self.context is not None
         if self.sick:
             raise Aborted("a page of this context crashed or closed")
