@@ -584,8 +584,6 @@ class NumberRead(BaseModel):
     numbers: Numbers = Field(default_factory=Numbers)
     said: dict[str, str] = Field(default_factory=dict)
     ignored: list[str] = Field(default_factory=list)
-    speed_factor: float | None = None
-    speed_factor_said: str = Field(default="", description="the words of the speed factor ('2x faster')")
     pace: Pace = Field(default_factory=Pace, description="the pace the text asks for, stated or in words (pace.py)")
 
 
@@ -620,11 +618,8 @@ def read_numbers(text: str, language: str | None = None) -> NumberRead:
         if 2 <= a <= 64 and 2 <= b <= 64:
             put("grid", max(a, b), m.group(0))
             taken.append(m.span())
-    pace = read_pace(text)
-    taken += pace.spans
-    out.pace = pace
-    if pace.stated:
-        out.speed_factor, out.speed_factor_said = pace.factor, pace.said
+    out.pace = read_pace(text)
+    taken += out.pace.spans
 
     groups = ["latin"] if _script_group(language) == "latin" else [_script_group(language), "latin"]
     tables = _unit_tables(language)

@@ -126,10 +126,10 @@ def _said(reading: Reading) -> str:
 def _speed_stated(reading: Reading) -> Reading:
     """A pitch's "2x speed" is a stated speed: the spec carries it as a number, so a probe checks the game."""
     nums = reading.numbers
-    if nums.speed_factor is None or nums.numbers.speed is not None:
+    if not nums.pace.stated or nums.numbers.speed is not None:
         return reading
-    stated = nums.model_copy(update={"numbers": nums.numbers.model_copy(update={"speed": nums.speed_factor}),
-                                     "said": {**nums.said, "speed": nums.speed_factor_said}})
+    stated = nums.model_copy(update={"numbers": nums.numbers.model_copy(update={"speed": nums.pace.factor}),
+                                     "said": {**nums.said, "speed": nums.pace.said}})
     return reading.model_copy(update={"numbers": stated})
 
 

@@ -129,12 +129,13 @@ def _numbers(spec: Spec, text: str) -> tuple[Spec, list[str]]:
         numbers[field] = value
     notes += read.ignored
     notes += [f"Not carried: {x}" for x in read.pace.unhonoured]
-    if read.speed_factor:
-        extras = set_knob(spec.extras, "speed", _clamp(read.speed_factor, 0.25, 4))
+    pace = read.pace
+    if pace.stated and pace.factor is not None:  # held to what the games play by pace.py
+        extras = set_knob(spec.extras, "speed", pace.factor)
         if numbers["speed"] is not None:
             # a stated speed outranks the knob in the builder: the new factor is the number the game is checked for
-            notes.append(f"speed: {numbers['speed']:g} → {read.speed_factor:g} ({read.speed_factor_said!r})")
-            numbers["speed"] = read.speed_factor
+            notes.append(f"speed: {numbers['speed']:g} → {pace.factor:g} ({pace.said!r})")
+            numbers["speed"] = pace.factor
         else:
             notes.append(f"speed: ×{knob(spec.extras, 'speed'):g} → ×{knob(extras, 'speed'):g}")
         spec = spec.model_copy(update={"extras": extras})
