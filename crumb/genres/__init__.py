@@ -13,11 +13,11 @@ from crumb.genres.registry import configure, genres, get, ids, loaded, registry
 from crumb.lazy import exports
 
 if TYPE_CHECKING:
-    from crumb.genres.model import ANY, LANGUAGES, PALETTE_KEYS, Genre, GenreControls, LoadedGenre, Words
+    from crumb.genres.model import ANY, LANGUAGES, PALETTE_KEYS, Count, Genre, GenreControls, LoadedGenre, Words
 
-__all__ = ["ANY", "LANGUAGES", "PALETTE_KEYS", "GenreControls", "Genre", "LoadedGenre", "Words", "configure", "genres",
+__all__ = ["ANY", "LANGUAGES", "PALETTE_KEYS", "Count", "GenreControls", "Genre", "LoadedGenre", "Words", "configure", "genres",
            "get", "ids", "loaded", "registry"]
 
 # `from crumb.genres import Genre` (what a genre.py writes) imports crumb.genres.model then
 __getattr__ = exports(__name__, dict.fromkeys(
-    ["ANY", "LANGUAGES", "PALETTE_KEYS", "GenreControls", "Genre", "LoadedGenre", "Words"], "model"))
+    ["ANY", "LANGUAGES", "PALETTE_KEYS", "Count", "GenreControls", "Genre", "LoadedGenre", "Words"], "model"))

@@ -49,6 +49,15 @@ class GenreControls(_Data):
     touch: str = Field(min_length=1)
 
 
+class Count(_Data):
+    """A count a pitch may state in the genre's own nouns ("12 pairs"), and the spec number that plays it."""
+
+    words: tuple[str, ...] = Field(min_length=1, description="the nouns, in every language the genre reads; a "
+                                                              "text's words after the number start with one")
+    field: str = Field(description="the Spec number that carries the count (a memory game's pairs: grid)")
+    values: dict[int, int] = Field(min_length=1, description="count -> the field's value (8 pairs: grid 4)")
+
+
 class Genre(_Data):
     """One embedded game: its words, how it plays, what it defaults to and what its test hook reports."""
 
@@ -75,6 +84,10 @@ class Genre(_Data):
     honours: dict[str, tuple[int, int] | None] = Field(
         default_factory=dict,
         description="numbers beyond the runtime's (clock, target, speed) the game honours, with the range it plays (None: any)")
+    rule_numbers: tuple[int, ...] = Field(
+        default=(), description="numbers the game's own rules say (match three, four pads, a well 10 wide and 20 deep): "
+                               "a pitch that states one asks for nothing the game does not do")
+    counts: tuple[Count, ...] = Field(default=(), description="counts in the genre's own nouns a spec number carries")
     # checking it
     pitches: tuple[str, ...] = Field(min_length=1, description="pitches the Planner must read as this genre (the tests plan each)")
     state_keys: tuple[str, ...] = Field(min_length=1, description="genre-specific keys window.__crumb.state() reports")
@@ -106,6 +119,13 @@ class Genre(_Data):
         unhonoured = [k for k in self.defaults if k not in self.supported()]
         if unhonoured:
             raise ValueError(f"defaults sets {', '.join(unhonoured)}, which honours does not list")
+        for count in self.counts:
+            if count.field not in self.supported():
+                raise ValueError(f"counts carries {count.words[0]!r} in {count.field}, which honours does not list")
+            bounds = self.supported()[count.field]
+            odd = [v for v in count.values.values() if bounds is not None and not bounds[0] <= v <= bounds[1]]
+            if odd:
+                raise ValueError(f"counts gives {count.field} {odd}, outside the {bounds} honours lists")
         clash = [k for k in self.state_keys if k in RUNTIME_STATE_KEYS]
         if clash:
             raise ValueError(f"state_keys lists runtime keys {', '.join(clash)}; list only the genre's own")

@@ -78,3 +78,19 @@ def test_a_pace_in_words_is_measured_in_the_running_game_and_a_pace_of_one_thing
     code, got = run(root, "a tiny snake where the snake grows twice as fast")
     assert code == 3 and got["waiting_for"] == "approval" and got["verdict"] == "PARTIAL", got
     assert "grows twice as fast: the embedded games have one pace" in got["feedback"], got["feedback"]
+
+
+def test_a_number_no_field_carries_waits_for_a_person_and_counts_a_game_plays_are_played(root):
+    code, got = run(root, "minesweeper 10x10 with 20 mines")
+    assert code == 3 and got["waiting_for"] == "approval" and got["verdict"] == "PARTIAL", got
+    assert "'20 mines', which no number of the Minesweeper game carries" in got["feedback"], got["feedback"]
+    probes = {p["id"]: p for p in events(root, got["session"], "qa.result")[-1]["data"]["probes"]}
+    assert probes["grid"]["ok"] is True  # the game plays what it can carry; the mines are what a person decides on
+    code, got = run(root, "bubble shooter with 30 shots")
+    assert code == 0 and got["done"] == "pass", got
+    moves = next(p for p in events(root, got["session"], "qa.result")[-1]["data"]["probes"] if p["id"] == "moves")
+    assert moves["ok"] is True, moves
+    code, got = run(root, "memory game with 12 pairs of cards")  # a 5 × 5 board deals 12 pairs
+    assert code == 0 and got["done"] == "pass", got
+    grid = next(p for p in events(root, got["session"], "qa.result")[-1]["data"]["probes"] if p["id"] == "grid")
+    assert grid["ok"] is True and grid["observed"] == {"grid": 5}, grid

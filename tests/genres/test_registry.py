@@ -106,12 +106,16 @@ def test_a_broken_folder_is_one_warning_naming_it_and_what_is_missing(tmp_path: 
                    "game.js has no hook function"),
         "snake": (good_py.replace('"balloon"', '"snake"'), good_js.replace('"balloon"', '"snake"'),
                   "genre 'snake' is already registered"),
+        "badcount": (good_py.replace('"balloon"', '"badcount"').replace(
+            'honours={"lives": None},', 'honours={"lives": None}, counts=(Count(words=("rows",), field="grid", values={3: 3}),),')
+            .replace("from crumb.genres import Genre,", "from crumb.genres import Count, Genre,"),
+            good_js.replace('"balloon"', '"badcount"'), "counts carries 'rows' in grid, which honours does not list"),
     }
     for name, (py, js, _) in cases.items():
         _folder(extra, name, py, js)
     reg = discover([Source(BUILTIN_DIR, "built-in"), Source(extra, "test"), Source(tmp_path / "gone", "test")])
     assert reg.ids()[:16] == registry().ids()[:16], "the built-in genres are all still there"
-    assert "balloon" not in reg.ids() and not {"nojs", "nomodule", "syntax", "nokorean", "nohook"} & set(reg.ids())
+    assert "balloon" not in reg.ids() and not {"nojs", "nomodule", "syntax", "nokorean", "nohook", "badcount"} & set(reg.ids())
     assert len(reg.warnings) == len(cases) + 1
     for name, (_, _, what) in cases.items():
         line = next(w for w in reg.warnings if f"{extra / name}:" in w)

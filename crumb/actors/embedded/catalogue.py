@@ -15,7 +15,7 @@ from functools import lru_cache
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from crumb.genres import LANGUAGES, Genre, GenreControls
+from crumb.genres import LANGUAGES, Count, Genre, GenreControls
 from crumb.genres.registry import Registry, registry
 
 # GENRES and NUMBER_SUPPORT come from the module __getattr__ below (read from the registry when asked)
@@ -51,6 +51,8 @@ class CatalogueEntry(_Data):
         default=False, description="waiting without input cannot end the round before its clock does"
     )
     survive_win: bool = Field(default=False, description="with a clock and no target, the win is surviving the round")
+    rule_numbers: tuple[int, ...] = Field(default=(), description="numbers the game's own rules say (match three)")
+    counts: tuple[Count, ...] = Field(default=(), description="counts in the genre's own nouns a spec number carries")
 
 
 class ThemeEntry(_Data):
@@ -253,7 +255,8 @@ def _entry(g: Genre) -> CatalogueEntry:
         verbs=g.all_words("verbs"), famous=g.famous, core_loop=g.core_loop,
         controls=g.controls,
         win=g.win, lose=g.lose, rules=g.rules, references=g.references, defaults=dict(g.defaults),
-        themes=dict(g.themes), idle_safe=g.idle_safe, survive_win=g.survive_win)
+        themes=dict(g.themes), idle_safe=g.idle_safe, survive_win=g.survive_win,
+        rule_numbers=g.rule_numbers, counts=g.counts)
 
 
 @lru_cache(maxsize=4)

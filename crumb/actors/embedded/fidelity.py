@@ -10,7 +10,10 @@ from collections.abc import Sequence
 
 from crumb.actors.embedded import catalogue as cat
 from crumb.actors.embedded.builder import SPEED_RANGE
+from crumb.actors.embedded.numbers import NumberRead, UnreadNumber
 from crumb.actors.embedded.pitch import read_pitch
+from crumb.actors.embedded.text import keyword_re
+from crumb.genres import Count
 from crumb.protocol.game import (
     NUMBER_PATHS,
     Criterion,
@@ -82,12 +85,67 @@ def stated_numbers(said: dict[str, str], stated: Numbers, spec: Spec, *, embedde
     return out
 
 
+def _count_of(genre: str, u: UnreadNumber) -> Count | None:
+    """The genre's count whose noun follows the number ("12 pairs" for memory), if any."""
+    if genre not in cat.genre_ids() or not u.noun:
+        return None
+    return next((c for c in cat.entry(genre).counts if any(keyword_re(w).match(u.noun.lower()) for w in c.words)), None)
+
+
+def counted(read: NumberRead, genre: str) -> NumberRead:
+    """The text's unread numbers that the genre counts in its own nouns, moved to the number that plays them
+    ("12 pairs": a memory board of grid 5). A count the field already states the same way is carried by it;
+    one that says otherwise is named, like any two numbers that disagree; one the game cannot deal stays unread."""
+    numbers, said, ignored, unread = read.numbers.model_dump(), dict(read.said), list(read.ignored), []
+    for u in read.unread:
+        count = _count_of(genre, u)
+        value = count.values.get(int(u.value)) if count is not None else None
+        if count is None or value is None:
+            unread.append(u)
+        elif numbers[count.field] is None:
+            numbers[count.field], said[count.field] = value, u.said
+        elif numbers[count.field] != value:
+            ignored.append(f"the pitch also says {u.said!r} ({count.field} {value}) for {count.field}: kept the first, "
+                           f"{said.get(count.field, '')!r}")
+    if unread == read.unread:
+        return read
+    return read.model_copy(update={"numbers": Numbers(**numbers), "said": said, "ignored": ignored, "unread": unread})
+
+
+def _checked(value: float, criteria: Sequence[Criterion]) -> bool:
+    """Whether a criterion's probe expects this value of the running game (an agent's "pairs == 12")."""
+    return any(x.value == value or (x.op == "in" and isinstance(x.value, list) and value in x.value)
+               for c in criteria for x in c.probe.expect if x.op in ("==", ">=", "<=", "in"))
+
+
+def unread_numbers(read: NumberRead, spec: Spec, *, embedded: bool, text: str = "the pitch") -> list[str]:
+    """The numbers a text states that no field takes ("12 pairs", "every 10 seconds"), in a designer's
+    words: the embedded games carry only their fields; an agent's game may carry one, but unless a
+    criterion expects the value QA has not measured it. A number the genre's own rules say ("match
+    three") asks for nothing and is left out."""
+    known = cat.entry(spec.genre).rule_numbers if spec.genre in cat.genre_ids() else ()
+    out = []
+    for u in read.unread:
+        if u.value in known:
+            continue
+        count = _count_of(spec.genre, u) if embedded else None
+        if count is not None:
+            *most, last = sorted(count.values)
+            dealt = f"{', '.join(map(str, most))} or {last}" if most else str(last)
+            out.append(f"{text} states {u.said!r}: the {genre_name(spec.genre)} game deals {dealt}, not {u.value:g}")
+        elif embedded:
+            out.append(f"{text} states {u.said!r}, which no number of the {genre_name(spec.genre)} game carries")
+        elif not _checked(u.value, spec.criteria):
+            out.append(f"{text} states {u.said!r}, and no acceptance criterion checks {u.value:g}: QA does not measure it")
+    return out
+
+
 def nearest_note(asked: str, genre: str) -> str:
     return (f"the embedded studio has no {asked} game; it built the nearest, {genre_name(genre)}: "
             f"/approve to keep it, or {AGENT_HINT}")
 
 
-def agent_reading(spec: Spec, pitch_numbers: Numbers, said: dict[str, str], language: LanguageReading) -> PitchReading:
+def agent_reading(spec: Spec, read: NumberRead, language: LanguageReading) -> PitchReading:
     """CRUMB's own reading of the pitch beside an agent's spec: which numbers it states and whether the
     spec carries and checks each. The genre is the agent's to judge (fits unknown); its Verifier is told to."""
     recognised = language.model_copy(update={"recognised": True, "read_as": spec.language or language.read_as})
@@ -96,7 +154,8 @@ def agent_reading(spec: Spec, pitch_numbers: Numbers, said: dict[str, str], lang
         genre=GenreReading(genre=spec.genre, how="planner", fits=None,
                            note="chosen by the Planner; the Verifier judges whether it is the game pitched"),
         language=recognised,
-        numbers=stated_numbers(said, pitch_numbers, spec, embedded=False),
+        numbers=stated_numbers(read.said, read.numbers, spec, embedded=False),
+        unhonoured=unread_numbers(read, spec, embedded=False),
     )
 
 
@@ -125,4 +184,4 @@ def after_edit(reading: PitchReading | None, before: Spec, after: Spec, by: str)
 def reading_for_agent(spec: Spec, pitch: str) -> PitchReading:
     """CRUMB's own reading of the pitch for a spec an agent wrote (see agent_reading)."""
     reading = read_pitch(pitch)
-    return agent_reading(spec, reading.numbers.numbers, reading.numbers.said, reading.language_reading)
+    return agent_reading(spec, reading.numbers, reading.language_reading)

@@ -5,7 +5,8 @@ word names; a time "per level", "per life" or "to get through each one" is the p
 
 Pure and table-driven: every language the studio reads (en nl de it es fr pt ru pl tr uk vi, CJK and
 Korean numerals) has a row of number words and one of unit words. A rate ("10 points per apple"), an era
-("the 80s") or a value out of range is not a stated number.
+("the 80s") or a value out of range is not a stated number. A number no unit assigns ("12 pairs",
+"40 mines", "every 10 seconds") is kept as unread, so that the Planner can name it instead of dropping it.
 """
 
 from __future__ import annotations
@@ -382,8 +383,8 @@ _UNIT_WORDS: dict[str, dict[str, str]] = {
         "en": "lives life heart* tries chances", "nl": "levens leven kansen hartjes harten",
         "de": "leben herz* versuch*", "it": "vite vita cuori cuore tentativi",
         "es": "vidas vida corazones corazón intentos oportunidades", "fr": "vies vie cœurs cœur coeurs coeur essais chances",
-        "pt": "vidas vida corações coração tentativas chances", "ru": "жизн* сердц* сердец сердечк* попыт*",
-        "uk": "житт* серц* сердець спроб*", "pl": "życi* żyć życiami serc* serduszk* szans* prób*",
+        "pt": "vidas vida corações coração tentativas chances", "ru": "жизн* сердц* сердец сердечк* попыт* шанс*",
+        "uk": "житт* серц* сердець спроб* шанс*", "pl": "życi* żyć życiami serc* serduszk* szans* prób*",
         "tr": "can canla canlı canı hak hakkı hakla", "vi": "mạng|mạng sống|trái tim|tim|cơ hội",
     },
     "target_score": {
@@ -391,21 +392,28 @@ _UNIT_WORDS: dict[str, dict[str, str]] = {
         "es": "puntos punto", "fr": "points point", "pt": "pontos ponto", "ru": "очк* очко балл*",
         "uk": "очк* очок бал бали балів", "pl": "punkt*", "tr": "puan*", "vi": "điểm",
     },
-    "moves": {
-        "en": "moves move turns", "nl": "zetten zet", "de": "züge* zug", "it": "mosse mossa",
-        "es": "movimientos movimiento jugadas jugada", "fr": "coups coup mouvements mouvement",
-        "pt": "jogadas jogada movimentos movimento", "ru": "ход хода ходов ходами", "uk": "хід ходи ходів ходами",
-        "pl": "ruch*", "tr": "hamle*", "vi": "nước đi|lượt đi|lượt|bước",
+    "moves": {  # a game counted in shots (bubble shooter, slingshot) plays them as its moves
+        "en": "moves move turns shots throws launches", "nl": "zetten zet schoten worpen", "de": "züge* zug schüsse würfe",
+        "it": "mosse mossa colpi lanci tiri", "es": "movimientos movimiento jugadas jugada disparos tiros lanzamientos",
+        "fr": "coups coup mouvements mouvement tirs lancers", "pt": "jogadas jogada movimentos movimento disparos tiros lançamentos",
+        "ru": "ход хода ходов ходами выстрел* бросков", "uk": "хід ходи ходів ходами постріл* кидків",
+        "pl": "ruch* strzał* rzut*", "tr": "hamle* atış*", "vi": "nước đi|lượt đi|lượt|bước|lượt bắn|phát bắn",
     },
     "levels": {
         "en": "levels level stages", "nl": "niveaus levels level", "de": "stufen level", "it": "livelli livello",
         "es": "niveles nivel fases", "fr": "niveaux niveau manches étapes", "pt": "níveis nível fases",
         "ru": "уровн* уровень", "uk": "рівн* рівень", "pl": "poziom* etap*", "tr": "seviye* bölüm*", "vi": "màn chơi|màn|cấp độ|cấp",
     },
+    "waves": {  # a game in waves (tower defense, shooter) counts its levels in them
+        "en": "waves", "nl": "golven", "de": "wellen", "it": "ondate", "es": "oleadas", "fr": "vagues",
+        "pt": "ondas hordas", "ru": "волн волны волнами", "uk": "хвиль хвилі хвилями", "pl": "fal fale falami",
+        "tr": "dalga", "vi": "đợt",
+    },
 }
 #: unit words read only in a text of their language ("can" is English elsewhere)
-_UNITS_ONLY_IN: dict[str, frozenset[str]] = {"tr": frozenset({"can"})}
-_FIELD_OF = {"minutes": ("time_limit_s", 60.0), "hours": ("time_limit_s", 3600.0)}
+_UNITS_ONLY_IN: dict[str, frozenset[str]] = {"tr": frozenset({"can"}), "fr": frozenset({"vagues"}),
+                                             "pl": frozenset({"fal", "fale"}), "pt": frozenset({"ondas"})}
+_FIELD_OF = {"minutes": ("time_limit_s", 60.0), "hours": ("time_limit_s", 3600.0), "waves": ("levels", 1.0)}
 
 _UNITS_CJK: dict[str, tuple[tuple[str, str, float], ...]] = {
     "zh": (("秒钟", "time_limit_s", 1), ("秒鐘", "time_limit_s", 1), ("秒", "time_limit_s", 1),
@@ -414,16 +422,16 @@ _UNITS_CJK: dict[str, tuple[tuple[str, str, float], ...]] = {
            ("機會", "lives", 1), ("颗心", "lives", 1), ("顆心", "lives", 1), ("心", "lives", 1),
            ("分", "target_score", 1), ("积分", "target_score", 1), ("積分", "target_score", 1),
            ("步", "moves", 1), ("关卡", "levels", 1), ("關卡", "levels", 1), ("关", "levels", 1),
-           ("關", "levels", 1), ("级", "levels", 1), ("級", "levels", 1)),
+           ("關", "levels", 1), ("级", "levels", 1), ("級", "levels", 1), ("波", "levels", 1)),
     "ja": (("秒", "time_limit_s", 1), ("分間", "time_limit_s", 60), ("分", "time_limit_s", 60),
            ("時間", "time_limit_s", 3600), ("ライフ", "lives", 1), ("ハート", "lives", 1), ("残機", "lives", 1),
            ("機", "lives", 1), ("命", "lives", 1), ("点", "target_score", 1), ("ポイント", "target_score", 1),
-           ("手", "moves", 1), ("ステージ", "levels", 1), ("レベル", "levels", 1), ("面", "levels", 1)),
+           ("手", "moves", 1), ("ステージ", "levels", 1), ("レベル", "levels", 1), ("面", "levels", 1), ("ウェーブ", "levels", 1)),
     "ko": (("초", "time_limit_s", 1), ("분", "time_limit_s", 60), ("시간", "time_limit_s", 3600),
            ("목숨", "lives", 1), ("생명", "lives", 1), ("라이프", "lives", 1), ("하트", "lives", 1),
            ("기회", "lives", 1), ("점", "target_score", 1), ("포인트", "target_score", 1), ("이동", "moves", 1),
            ("수", "moves", 1), ("레벨", "levels", 1), ("단계", "levels", 1), ("스테이지", "levels", 1),
-           ("판", "levels", 1)),
+           ("판", "levels", 1), ("웨이브", "levels", 1)),
 }
 # words that name a field before its number ("target 500", "lives: 3", "目标500", "vidas: 3")
 _BEFORE_WORDS: dict[str, dict[str, str]] = {
@@ -578,13 +586,62 @@ def per_level(before: str, rest: str, text: str) -> str | None:
     return each.group(0) if each and _LEVEL_WORD.search(text) else None
 
 
+class UnreadNumber(BaseModel):
+    """A number the text states that no Numbers field takes: what it asks for is the Planner's to name."""
+
+    value: float
+    said: str = Field(description="the number and the word after it, as written (\"12 pairs\")")
+    noun: str = Field(default="", description="the words after the number (\"pairs of cards\"); empty for a rate")
+
+
 class NumberRead(BaseModel):
     """The numbers a text states, with what each was read from (for the rationale)."""
 
     numbers: Numbers = Field(default_factory=Numbers)
     said: dict[str, str] = Field(default_factory=dict)
     ignored: list[str] = Field(default_factory=list)
+    unread: list[UnreadNumber] = Field(default_factory=list, description="numbers no field takes (a rate included)")
     pace: Pace = Field(default_factory=Pace, description="the pace the text asks for, stated or in words (pace.py)")
+
+
+#: a threshold of the game's own rules ("three or more of a colour", "at least 3 in a row"), not a setting
+_THRESHOLD_AFTER = re.compile(
+    r"\s*(?:\+|or more|or above|or higher|or longer|ou plus|o más|o mas|oder mehr|o più|ou mais|of meer|of meerdere|"
+    r"или более|и более|или больше|або більше|і більше|lub więcej|i więcej|veya daha fazla|ve üzeri|veya fazla|"
+    r"trở lên)(?![^\W\d_])|\s*(?:[个個颗顆つ개칸]\s?)?(?:\(含\)|（含）)?\s?(?:以上|이상)")
+_THRESHOLD_BEFORE = re.compile(
+    r"(?<![^\W\d_])(?:at least|au moins|mindestens|wenigstens|almeno|al menos|por lo menos|pelo menos|ao menos|minstens|"
+    r"minimaal|ten minste|хотя бы|не менее|как минимум|щонайменше|принаймні|co najmniej|przynajmniej|en az|ít nhất)\s*$"
+    r"|(?:至少|最少|최소)\s*$")
+#: the number and the word after it, for naming an unread number ("12 pairs", "40 Minen", "42顆豆子")
+_SAID_AFTER = re.compile(r"%?(?:[\s\-]*(?:[^\W\d_]+[\s\-]+(?:of|de|di|van|von|d')\s*)?[^\W\d_]{2,}|[\s\-]*[^\W\d_]+)?")
+
+
+def _noun_after(text: str, end: int) -> str:
+    """The word (or the few CJK characters) after a number: what it counts."""
+    after = text[end:end + 40]
+    if is_cjk(after[:1]) or (after[:1] == " " and is_cjk(after[1:2])):
+        tail = re.match(r"\s?[^\s\d。，,；;：:！!？?、.()（）でをがのにはとへもや이가을를은는에의]{0,4}", after)
+    else:
+        tail = _SAID_AFTER.match(after)
+    return tail.group(0) if tail else ""
+
+
+def _said_unread(text: str, start: int, end: int) -> str:
+    return (text[start:end] + _noun_after(text, end)).strip()
+
+
+def _unread_kind(text: str, start: int, end: int, value: float) -> bool:
+    """Whether an unassigned number may be a setting the pitch asks for: not a one or a two (how rules are
+    told: "flip two cards", "a snake", "un jeu"), not glued to letters ("2D", "3rd"), not a threshold of the
+    game's own rules ("three or more")."""
+    if value <= 2 or value != int(value):
+        return False
+    if text[end:end + 1].isalpha() and not is_cjk(text[end:end + 1]) and text[start:end].isdigit():
+        return False
+    if text[start - 1:start] in "+#№" and start > 0:
+        return False
+    return not (_THRESHOLD_AFTER.match(text, end) or _THRESHOLD_BEFORE.search(text[max(0, start - 30):start]))
 
 
 _NO_LIVES = re.compile(r"\b(?:no|without|zero|geen|zonder|keine|ohne|nessuna|senza|sin|sans|sem|без|bez|không)\s+"
@@ -623,6 +680,13 @@ def read_numbers(text: str, language: str | None = None) -> NumberRead:
 
     groups = ["latin"] if _script_group(language) == "latin" else [_script_group(language), "latin"]
     tables = _unit_tables(language)
+
+    def unread(start: int, end: int, value: float, rate: str = "") -> None:
+        noun = "" if rate else _noun_after(text, end).strip(" -")
+        said = rate or _said_unread(text, start, end)
+        if _unread_kind(text, start, end, value) and said != text[start:end]:  # a bare number ("1 to 8") names nothing
+            out.unread.append(UnreadNumber(value=value, said=said, noun=noun))
+
     for start, end, value in numbers_in(text, language)[:MAX_NUMBERS]:
         if any(s <= start < e for s, e in taken):
             continue
@@ -633,6 +697,7 @@ def read_numbers(text: str, language: str | None = None) -> NumberRead:
             continue  # 十分 = "very / enough", not ten points
         before = text[max(0, start - 40):start]
         hit = None
+        era = False
         rest = after
         for group in groups:
             rx, fields = tables[group]
@@ -643,21 +708,26 @@ def read_numbers(text: str, language: str | None = None) -> NumberRead:
                 rest = after[unit.end():]
                 if unit.group(unit.lastgroup) == "s" and value in _DECADES and (
                         before.endswith(("the ", "'", "’")) or _STYLE_AFTER.match(rest)):
-                    hit = None  # "the 80s", "a 90s-style arcade": an era, not a time limit
+                    hit, era = None, True  # "the 80s", "a 90s-style arcade": an era, not a time limit
                 break
         each = per_level(before, rest, text) if hit and hit[0] == "time_limit_s" else None
         if hit and each is not None:
             hit = ("level_time_s", hit[1], (hit[2] + each).strip())  # the clock of each level, not of the game
-        elif _RATE_BEFORE.search(before):
-            continue  # "every 10 seconds", "each 3 moves": a rate, not a limit
+        elif rate := _RATE_BEFORE.search(before):  # "every 10 seconds", "each 3 moves": a rate, not a limit
+            unread(start, end, value, f"{rate.group(0).strip()} {_said_unread(text, start, end)}")
+            continue
         if hit is None:
             named = _named_before(before)
             if named:
                 hit = (named[0], 1.0, f"{named[1]} {text[start:end]}")
-        if hit and hit[0] != "level_time_s" and _RATE_AFTER.match(rest):
-            continue  # "10 points per apple"
+        if hit and hit[0] != "level_time_s" and (rate := _RATE_AFTER.match(rest)):
+            what = _SAID_AFTER.match(rest, rate.end())  # always matches: every part of it is optional
+            unread(start, end, value, f"{hit[2]}{rest[:rate.end()]}{what.group(0) if what else ''}".strip())
+            continue  # "10 points per apple": a rate, not a target
         if hit and hit[0] == "target_score" and value == 1:
             continue  # "bekommt der Gegner ein Punkt", "score a point": one point is how scoring goes, no target
+        if hit is None and not era:
+            unread(start, end, value)
         if hit:
             field, mult, said = hit
             v = value * mult

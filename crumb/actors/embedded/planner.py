@@ -12,7 +12,7 @@ import re
 from collections.abc import Sequence
 
 from crumb.actors.embedded import catalogue as cat
-from crumb.actors.embedded.fidelity import AGENT_HINT, nearest_note, stated_numbers
+from crumb.actors.embedded.fidelity import AGENT_HINT, counted, nearest_note, stated_numbers, unread_numbers
 from crumb.actors.embedded.pitch import GenreScore, Reading, Wish, genre_wish, human_lines, read_pitch, score_genres
 from crumb.actors.embedded.rules import criteria_for, describe
 from crumb.actors.embedded.steering import apply_steering
@@ -117,9 +117,12 @@ def _ranked(reading: Reading, evidence: Sequence[EvidenceItem]) -> list[str]:
 def _said(reading: Reading) -> str:
     parts = [f"{k} {v:g} ({reading.numbers.said.get(k, '')!r})"
              for k, v in reading.numbers.numbers.model_dump().items() if v is not None]
-    s = "Numbers read: " + ", ".join(parts) + "." if parts else "The pitch states no numbers."
+    s = "Numbers read: " + ", ".join(parts) + "." if parts else (
+        "No number read." if reading.numbers.unread else "The pitch states no numbers.")
     if reading.numbers.ignored:
         s += " " + "; ".join(reading.numbers.ignored) + "."
+    if reading.numbers.unread:
+        s += " No field takes " + ", ".join(repr(u.said) for u in reading.numbers.unread) + "."
     return s
 
 
@@ -247,8 +250,10 @@ def plan(
         chose = GenreReading(genre=genre, how="named" if named else "mechanics", words=list(top.words), fits=True,
                              note=f"{_name(genre)}: the pitch {'names' if named else 'describes'} it "
                                   f"({', '.join(repr(w) for w in top.words)})")
+        # "30 disparos", "18 blocks": a count of shots or blocks, not the shooter or the blocks genre
+        units = " ".join([*reading.numbers.said.values(), *(u.said for u in reading.numbers.unread)])
         for other in reading.genres[1:]:
-            if other.score >= 3:
+            if other.score >= 3 and not all(w in units for w in other.words):
                 unhonoured.append(f"the pitch also names {_name(other.genre)} ({', '.join(repr(w) for w in other.words)}): "
                                   f"the embedded studio builds one genre per game, so it built {_name(genre)}")
     elif evidence:
@@ -267,13 +272,16 @@ def plan(
                                   f"{_name(genre)} (by research): /approve to keep it, or {AGENT_HINT}")
     else:
         return research_plan(pitch, reading)
+    reading = reading.model_copy(update={"numbers": counted(reading.numbers, genre)})  # "12 pairs": memory's grid 5
     lang = reading.language_reading
     rationale = f"{why} Language: {reading.language} ({lang.how}). {_said(reading)}"
     spec = compose(reading, genre, pitch=pitch, seed=seed, rationale=rationale, previous=previous)
     unhonoured += [f"{x}; the pitch's words are kept as written" for x in reading.numbers.ignored]
     unhonoured += reading.numbers.pace.unhonoured
+    unhonoured += unread_numbers(reading.numbers, spec, embedded=True)
     guesses = [] if any(v is not None for v in reading.numbers.numbers.model_dump().values()) else [
-        "the pitch states no numbers: the game's own defaults apply (the build notes list them)"]
+        f"the pitch states no {'number the game carries' if reading.numbers.unread else 'numbers'}: "
+        "the game's own defaults apply (the build notes list them)"]
     if lang.how.startswith("too few clues"):
         guesses.append(f"language: {lang.how}")
     spec = spec.model_copy(update={"reading": PitchReading(

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from functools import lru_cache
 
 from crumb.actors.embedded import catalogue as cat
-from crumb.actors.embedded.fidelity import after_edit, support
+from crumb.actors.embedded.fidelity import after_edit, counted, support, unread_numbers
 from crumb.actors.embedded.language import detect_language
 from crumb.actors.embedded.numbers import read_numbers
 from crumb.actors.embedded.pace import about_one_thing, of_one_thing, read_pace
@@ -112,7 +112,7 @@ def _without_steps(text: str) -> str:
 
 def _numbers(spec: Spec, text: str) -> tuple[Spec, list[str]]:
     text = _without_steps(text)
-    read = read_numbers(text, detect_language(text, spec.language))
+    read = counted(read_numbers(text, detect_language(text, spec.language)), spec.genre)
     numbers = spec.numbers.model_dump()
     notes: list[str] = []
     if find_any(text, NO_TIME_LIMIT) and numbers["time_limit_s"] is not None:
@@ -129,6 +129,7 @@ def _numbers(spec: Spec, text: str) -> tuple[Spec, list[str]]:
         numbers[field] = value
     notes += read.ignored
     notes += [f"Not carried: {x}" for x in read.pace.unhonoured]
+    notes += [f"Not carried: {x}" for x in unread_numbers(read, spec, embedded=True, text="the message")]
     pace = read.pace
     if pace.stated and pace.factor is not None:  # held to what the games play by pace.py
         extras = set_knob(spec.extras, "speed", pace.factor)

@@ -69,6 +69,7 @@ GENRE = Genre(
              "text": "#f6f8ff"},
     defaults={"lives": 3, "levels": 3},
     honours={"lives": None, "levels": (1, 20), "moves": (1, 500), "level_time_s": None},
+    rule_numbers=(3, 6),
     state_keys=("board", "current", "next", "shots", "popped", "dropped", "bubblesLeft", "ceilingDrop", "movesLeft",
                 "flying", "aim", "launcher"),
     idle_safe=True,

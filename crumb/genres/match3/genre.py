@@ -41,6 +41,7 @@ GENRE = Genre(
     palette={'bg': '#1a1033', 'accent': '#b48cff', 'accent2': '#ffd166', 'danger': '#ff5d73', 'fg': '#cbbcf5', 'text': '#fbf7ff'},
     defaults={'time_limit_s': 60},
     honours={'moves': None, 'grid': (5, 10)},
+    rule_numbers=(3,),
     state_keys=('combo', 'multiplier', 'comboBonus', 'bestCombo', 'movesLeft', 'movesMade', 'reshuffles', 'validMoves', 'busy', 'selected', 'cursor', 'grid', 'board', 'cells'),
     idle_safe=True,
 )

@@ -69,6 +69,7 @@ GENRE = Genre(
              "text": "#f4f6ff"},
     defaults={"lives": 3, "levels": 3},
     honours={"lives": None, "levels": None, "level_time_s": None},
+    rule_numbers=(4,),
     state_keys=("pelletsLeft", "pelletsEaten", "powered", "ghostsEaten", "deaths", "player", "ghosts", "maze", "cells"),
     survive_win=False,
 )

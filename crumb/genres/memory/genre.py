@@ -1,6 +1,6 @@
 """Memory: Flip two cards at a time to find matching pairs; every pair found scores."""
 
-from crumb.genres import Genre, GenreControls, Words
+from crumb.genres import Count, Genre, GenreControls, Words
 
 GENRE = Genre(
     id='memory',
@@ -39,6 +39,15 @@ GENRE = Genre(
     themes={'pastel': 1},
     palette={'bg': '#14182b', 'accent': '#4cc9f0', 'accent2': '#ffd166', 'danger': '#ef476f', 'fg': '#aab4d4', 'text': '#f8fbff'},
     honours={'lives': None, 'levels': None, 'grid': (2, 8), 'level_time_s': None},
+    # an n × n board deals n²/2 pairs (rounded down: an odd board leaves one cell empty)
+    counts=(Count(words=("pairs", "paren", "paartjes", "paare", "paaren", "pärchen", "coppie", "parejas", "pares", "paires",
+                         "пар", "пары", "парами", "пари", "par", "pary", "çift", "cặp", "đôi",
+                         "对", "對", "쌍", "ペア", "組", "组"),
+                  field="grid", values={n * n // 2: n for n in range(2, 9)}),
+            Count(words=("cards", "kaarten", "karten", "carte", "cartas", "cartes", "карт", "карты", "карточек",
+                         "карточки", "карток", "картки", "kart", "karty", "lá bài", "thẻ",
+                         "张牌", "張牌", "张卡", "張卡", "张", "張", "장", "枚"),
+                  field="grid", values={n * n // 2 * 2: n for n in range(2, 9)})),
     state_keys=('pairs', 'pairsLeft', 'mistakes', 'streak', 'flips', 'flipped', 'grid', 'cursor', 'cells'),
     idle_safe=True,
 )

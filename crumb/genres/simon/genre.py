@@ -37,6 +37,7 @@ GENRE = Genre(
     pitches=('simon says with 3 lives',),
     palette={'bg': '#111318', 'accent': '#60a5fa', 'accent2': '#facc15', 'danger': '#ef4444', 'fg': '#9ca3af', 'text': '#f9fafb'},
     honours={'lives': None, 'levels': None, 'level_time_s': None},
+    rule_numbers=(4,),
     state_keys=('sequenceLength', 'step', 'mode', 'best', 'mistakes', 'early'),
     idle_safe=True,
 )

@@ -39,6 +39,7 @@ GENRE = Genre(
     pitches=('2048 clone, target score 4096',),
     palette={'bg': '#101a24', 'accent': '#38bdf8', 'accent2': '#fbbf24', 'danger': '#f43f5e', 'fg': '#9fb3c8', 'text': '#f1f5f9'},
     honours={'lives': None, 'grid': (3, 8)},
+    rule_numbers=(2048, 4),
     state_keys=('maxTile', 'winTile', 'moves', 'grid', 'emptyCells', 'canMove'),
     idle_safe=True,
 )
