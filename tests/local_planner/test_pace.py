@@ -79,7 +79,9 @@ def test_fast_and_slow_at_once_keep_the_normal_pace_and_say_why() -> None:
     assert any("'fast' and 'slow'" in u for u in spec.reading.unhonoured), spec.reading.unhonoured
 
 
-@pytest.mark.parametrize(("pitch", "step"), [("fast snake", 1.25), ("a relaxed snake game", 0.8), ("snake", 1.0)])
+@pytest.mark.parametrize(("pitch", "step"), [("fast snake", 1.25), ("a relaxed snake game", 0.8), ("snake", 1.0),
+                                             ("a quick game of snake", 1.0), ("a quick round of pong", 1.0),
+                                             ("een snel potje pong", 1.0), ("a quick snake", 1.25)])
 def test_a_pace_word_alone_is_a_step_the_spec_does_not_promise(pitch: str, step: float) -> None:
     spec = _spec(pitch)
     assert knob(spec.extras, "speed") == step and spec.numbers.speed is None

@@ -152,6 +152,11 @@ def _factors(text: str) -> list[tuple[int, int, float]]:
     return sorted(f for f in found if f[2] > 0)
 
 
+#: how long a game is, not how fast it plays: "a quick game of snake", "a quick round", "een snel potje"
+_SHORT = re.compile(r"(?<![^\W\d_])(?:quick|snel|snelle)\s+(?:little\s+|short\s+)?"
+                    r"(?:game|round|match|session|play|break|potje|spelletje)(?![^\W\d_])")
+
+
 def read_pace(text: str) -> Pace:
     """The pace a normalized text asks for: its first stated factor that is about the whole game, else the step
     of its pace words; what is asked of one thing, or two ways at once, is named and left at normal."""
@@ -171,7 +176,7 @@ def read_pace(text: str) -> Pace:
             pace.unhonoured.append(f"{said} as well: a game has one pace, so the first, {pace.said!r}, is kept")
     if pace.stated:
         return pace
-    rest = text
+    rest = _SHORT.sub(lambda m: " " * len(m.group(0)), text)  # "a quick game": a short one, not a fast one
     for s, e in pace.spans:  # the words of a factor are not a pace word again
         rest = rest[:s] + " " * (e - s) + rest[e:]
     fast, slow = find_any(rest, FAST), find_any(rest, SLOW)
