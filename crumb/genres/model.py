@@ -88,6 +88,8 @@ class Genre(_Data):
         default=(), description="numbers the game's own rules say (match three, four pads, a well 10 wide and 20 deep): "
                                "a pitch that states one asks for nothing the game does not do")
     counts: tuple[Count, ...] = Field(default=(), description="counts in the genre's own nouns a spec number carries")
+    extras: tuple[str, ...] = Field(default=(), description="the extras of the catalogue the game has (combo bonus, boss, "
+                                                            "sound…): a pitch asking for another is told it is not built")
     # checking it
     pitches: tuple[str, ...] = Field(min_length=1, description="pitches the Planner must read as this genre (the tests plan each)")
     state_keys: tuple[str, ...] = Field(min_length=1, description="genre-specific keys window.__crumb.state() reports")

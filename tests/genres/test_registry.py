@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from crumb.actors.embedded import catalogue as cat
 from crumb.actors.embedded.builder import build_game
 from crumb.actors.embedded.research import plan_researched
 from crumb.actors.embedded.unbuilt import _still_unbuilt
@@ -51,6 +52,8 @@ def test_every_registered_folder_is_complete(loaded) -> None:
     assert g.state_keys
     js = loaded.js.read_text()
     assert "CrumbGame.register" in js and f'genre: "{g.id}"' in js
+    assert set(g.extras) <= {e.id for e in cat.EXTRAS}, f"{g.id} declares extras the catalogue does not know"
+    assert ("sound" in g.extras) == ("api.beep(" in js), f"{g.id}: extras says sound only when game.js beeps"
     for pitch in g.pitches:
         assert plan_fully(pitch).genre == g.id, f"{pitch!r} is not read as {g.id}"
 

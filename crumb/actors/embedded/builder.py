@@ -206,7 +206,7 @@ def make_config(spec: Spec, genre: str, *, seed: int, fault: str | None, notes: 
         textScale=round(text_scale, 4),
         palette=_palette(spec, genre, notes),
         extras=list(spec.extras),
-        sound=knobs.get("sound", 0) > 0,
+        sound=knobs.get("sound", 0) > 0 or "sound" in spec.extras,  # a pitch's "with sound" turns it on
         fault=fault if fault in ("blank", "throws", "noinput", "wrongtimer") else None,
         **picked,
     )

@@ -140,6 +140,17 @@ def unread_numbers(read: NumberRead, spec: Spec, *, embedded: bool, text: str = 
     return out
 
 
+def unbuilt_extras(extras: Sequence[str], genre: str) -> list[str]:
+    """The extras asked for (a pitch's "with a boss", a steering "add sound") that the genre's embedded game
+    does not have: named, so a spec's Extras list is never taken for what was built."""
+    if genre not in cat.genre_ids():
+        return []
+    has = set(cat.entry(genre).extras)
+    known = {e.id for e in cat.EXTRAS}
+    return [f"the embedded {genre_name(genre)} game has no {x}: it is not built; {AGENT_HINT}"
+            for x in extras if x in known and x not in has]
+
+
 def nearest_note(asked: str, genre: str) -> str:
     return (f"the embedded studio has no {asked} game; it built the nearest, {genre_name(genre)}: "
             f"/approve to keep it, or {AGENT_HINT}")

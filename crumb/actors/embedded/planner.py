@@ -12,7 +12,14 @@ import re
 from collections.abc import Sequence
 
 from crumb.actors.embedded import catalogue as cat
-from crumb.actors.embedded.fidelity import AGENT_HINT, counted, nearest_note, stated_numbers, unread_numbers
+from crumb.actors.embedded.fidelity import (
+    AGENT_HINT,
+    counted,
+    nearest_note,
+    stated_numbers,
+    unbuilt_extras,
+    unread_numbers,
+)
 from crumb.actors.embedded.pitch import GenreScore, Reading, Wish, genre_wish, human_lines, read_pitch, score_genres
 from crumb.actors.embedded.rules import criteria_for, describe
 from crumb.actors.embedded.steering import apply_steering
@@ -279,6 +286,7 @@ def plan(
     unhonoured += [f"{x}; the pitch's words are kept as written" for x in reading.numbers.ignored]
     unhonoured += reading.numbers.pace.unhonoured
     unhonoured += unread_numbers(reading.numbers, spec, embedded=True)
+    unhonoured += unbuilt_extras(spec.extras, genre)
     guesses = [] if any(v is not None for v in reading.numbers.numbers.model_dump().values()) else [
         f"the pitch states no {'number the game carries' if reading.numbers.unread else 'numbers'}: "
         "the game's own defaults apply (the build notes list them)"]

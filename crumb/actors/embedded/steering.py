@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from functools import lru_cache
 
 from crumb.actors.embedded import catalogue as cat
-from crumb.actors.embedded.fidelity import after_edit, counted, support, unread_numbers
+from crumb.actors.embedded.fidelity import after_edit, counted, support, unbuilt_extras, unread_numbers
 from crumb.actors.embedded.language import detect_language
 from crumb.actors.embedded.numbers import read_numbers
 from crumb.actors.embedded.pace import about_one_thing, of_one_thing, read_pace
@@ -223,7 +223,8 @@ def _extras(spec: Spec, text: str) -> tuple[Spec, list[str]]:
     added = [e for e in find_extras(text) if e not in spec.extras]
     if not added:
         return spec, []
-    return spec.model_copy(update={"extras": [*spec.extras, *added]}), [f"extra: + {e}" for e in added]
+    notes = [f"extra: + {e}" for e in added] + [f"Not carried: {x}" for x in unbuilt_extras(added, spec.genre)]
+    return spec.model_copy(update={"extras": [*spec.extras, *added]}), notes
 
 
 def _look(spec: Spec, text: str) -> tuple[Spec, list[str]]:

@@ -40,5 +40,6 @@ GENRE = Genre(
     palette={'bg': '#0f1020', 'accent': '#7c83ff', 'accent2': '#ffd23f', 'danger': '#ff4d6d', 'fg': '#a9b0d6', 'text': '#f5f6ff'},
     honours={'lives': None, 'levels': None, 'level_time_s': None},
     rule_numbers=(4, 7, 10, 20),
+    extras=('levels get harder',),
     state_keys=('lines', 'next', 'piece', 'x', 'y', 'rotation', 'stackHeight', 'pieces'),
 )

@@ -41,5 +41,6 @@ GENRE = Genre(
     palette={'bg': '#12132a', 'accent': '#6c8cff', 'accent2': '#ff9f43', 'danger': '#ff4d6d', 'fg': '#c9d1ff', 'text': '#f5f6ff'},
     defaults={'lives': 3},
     honours={'lives': None, 'levels': None, 'level_time_s': None},
+    extras=('particles', 'levels get harder'),
     state_keys=('bricksLeft', 'paddleX', 'ball'),
 )

@@ -65,6 +65,7 @@ GENRE = Genre(
              "text": "#ffffff"},
     defaults={"lives": 3, "levels": 5},
     honours={"lives": None, "levels": (1, 50), "level_time_s": None},
+    extras=('sound', 'particles', 'levels get harder'),
     state_keys=("ballY", "ballColor", "vy", "waiting", "gatesPassed", "nextGate", "gateColor", "changers"),
     idle_safe=True,
 )

@@ -39,6 +39,7 @@ GENRE = Genre(
     palette={'bg': '#160f24', 'accent': '#5eead4', 'accent2': '#f472b6', 'danger': '#fb7185', 'fg': '#a78bfa', 'text': '#fdf4ff'},
     defaults={'lives': 3, 'time_limit_s': 60},
     honours={'lives': None},
+    extras=('particles', 'levels get harder'),
     state_keys=('starsCollected', 'hazards', 'player', 'star'),
     survive_win=True,
 )

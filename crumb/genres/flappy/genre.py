@@ -41,6 +41,7 @@ GENRE = Genre(
     palette={'bg': '#1d3557', 'accent': '#ffd166', 'accent2': '#06d6a0', 'danger': '#ef476f', 'fg': '#a8dadc', 'text': '#ffffff'},
     defaults={'lives': 3},
     honours={'lives': None},
+    extras=('sound', 'particles', 'levels get harder'),
     state_keys=('birdY', 'pipesPassed', 'gapY'),
     survive_win=True,
 )

@@ -90,6 +90,7 @@ GENRE = Genre(
              "text": "#ffffff"},
     defaults={"lives": 3},
     honours={"lives": None, "levels": None, "level_time_s": None},
+    extras=('sound', 'particles', 'levels get harder'),
     state_keys=("row", "bestRow", "column", "lane", "ahead", "lanes", "hops", "deaths", "lastDeath", "goalEvery"),
     idle_safe=True,
 )

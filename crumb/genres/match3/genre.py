@@ -42,6 +42,7 @@ GENRE = Genre(
     defaults={'time_limit_s': 60},
     honours={'moves': None, 'grid': (5, 10)},
     rule_numbers=(3,),
+    extras=('combo bonus', 'particles', 'screen shake'),
     state_keys=('combo', 'multiplier', 'comboBonus', 'bestCombo', 'movesLeft', 'movesMade', 'reshuffles', 'validMoves', 'busy', 'selected', 'cursor', 'grid', 'board', 'cells'),
     idle_safe=True,
 )

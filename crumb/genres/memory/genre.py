@@ -48,6 +48,7 @@ GENRE = Genre(
                          "карточки", "карток", "картки", "kart", "karty", "lá bài", "thẻ",
                          "张牌", "張牌", "张卡", "張卡", "张", "張", "장", "枚"),
                   field="grid", values={n * n // 2 * 2: n for n in range(2, 9)})),
+    extras=('combo bonus', 'levels get harder'),
     state_keys=('pairs', 'pairsLeft', 'mistakes', 'streak', 'flips', 'flipped', 'grid', 'cursor', 'cells'),
     idle_safe=True,
 )

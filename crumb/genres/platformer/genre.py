@@ -40,6 +40,7 @@ GENRE = Genre(
     palette={'bg': '#17243b', 'accent': '#7bd389', 'accent2': '#ffd23f', 'danger': '#ee4266', 'fg': '#9fb4d8', 'text': '#ffffff'},
     defaults={'lives': 3, 'levels': 3},
     honours={'lives': None, 'levels': None, 'level_time_s': None},
+    extras=('sound', 'particles', 'levels get harder'),
     state_keys=('x', 'progress', 'coins', 'coinsLeft', 'onGround'),
     idle_safe=True,
 )

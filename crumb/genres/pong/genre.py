@@ -43,5 +43,6 @@ GENRE = Genre(
     # target of 7 would end the round after seven returns; 30 is also what the game was always built with
     defaults={'lives': 5, 'target_score': 30},
     honours={'lives': None},
+    extras=('sound', 'particles'),
     state_keys=('points', 'cpuPoints', 'rally', 'paddleY', 'ball'),
 )

@@ -85,6 +85,7 @@ GENRE = Genre(
              "text": "#ffffff"},
     defaults={"lives": 3, "time_limit_s": 60},
     honours={"lives": None},
+    extras=('combo bonus', 'sound', 'particles', 'levels get harder'),
     state_keys=("lanes", "nextLane", "tiles", "hits", "mistakes", "combo", "bestCombo", "tempo"),
     survive_win=True,
 )

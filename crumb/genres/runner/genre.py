@@ -39,6 +39,7 @@ GENRE = Genre(
     themes={'forest': 2, 'desert': 1, 'winter': 1},
     palette={'bg': '#1b1433', 'accent': '#ff7ab6', 'accent2': '#7afcff', 'danger': '#ff4f4f', 'fg': '#c7b8ff', 'text': '#fff7fd'},
     honours={'lives': None},
+    extras=('sound', 'particles', 'levels get harder'),
     state_keys=('distance', 'obstaclesCleared', 'onGround', 'runSpeed'),
     survive_win=True,
 )

@@ -38,6 +38,7 @@ GENRE = Genre(
     palette={'bg': '#111318', 'accent': '#60a5fa', 'accent2': '#facc15', 'danger': '#ef4444', 'fg': '#9ca3af', 'text': '#f9fafb'},
     honours={'lives': None, 'levels': None, 'level_time_s': None},
     rule_numbers=(4,),
+    extras=('sound', 'levels get harder'),
     state_keys=('sequenceLength', 'step', 'mode', 'best', 'mistakes', 'early'),
     idle_safe=True,
 )

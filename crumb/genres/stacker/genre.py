@@ -38,6 +38,7 @@ GENRE = Genre(
     themes={'mono': 1},
     palette={'bg': '#0b1526', 'accent': '#22d3ee', 'accent2': '#f472b6', 'danger': '#fb7185', 'fg': '#94a3b8', 'text': '#f8fafc'},
     honours={'lives': None, 'levels': None, 'grid': (5, 11), 'level_time_s': None},
+    extras=('levels get harder',),
     state_keys=('row', 'rows', 'width', 'height', 'misses', 'perfects', 'grid'),
     idle_safe=True,
 )

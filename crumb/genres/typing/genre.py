@@ -65,6 +65,7 @@ GENRE = Genre(
              'text': '#f8fafc'},
     defaults={'lives': 3},
     honours={'lives': None, 'levels': (1, 30), 'level_time_s': None},
+    extras=('combo bonus', 'sound', 'particles', 'levels get harder'),
     state_keys=('words', 'active', 'typed', 'nextLetter', 'combo', 'bestCombo', 'mistakes', 'cleared', 'missed',
                 'wordsToLevel', 'keys', 'groundY', 'fallSpeed'),
     survive_win=True,

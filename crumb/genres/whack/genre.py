@@ -41,5 +41,6 @@ GENRE = Genre(
     palette={'bg': '#1f3a1c', 'accent': '#9be15d', 'accent2': '#ffd54f', 'danger': '#ff5252', 'fg': '#d7f5c4', 'text': '#ffffff'},
     defaults={'time_limit_s': 60},
     honours={'lives': None, 'grid': (2, 5)},
+    extras=('combo bonus', 'particles', 'levels get harder'),
     state_keys=('combo', 'hits', 'misses', 'swings', 'cursor', 'molesUp', 'holes', 'grid', 'up'),
 )

@@ -1,0 +1,59 @@
+"""An extra a pitch asks for ("with a boss", "with sound") that the genre's embedded game does not have is
+named as not built, never a PASS; the ones it has are built (sound turned on), and steering says the same.
+
+Each genre folder declares its game's extras (Genre.extras); tests/genres/test_registry.py holds the
+declaration to the game's code where the code can show it (sound is api.beep).
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from crumb.actors.embedded import catalogue as cat
+from crumb.actors.embedded.builder import build_game
+from crumb.actors.embedded.steering import apply_steering
+from crumb.actors.embedded.verifier import judge
+from tests.local_planner.test_fidelity import all_held, audited, plan_fully, rules_of
+
+
+@pytest.mark.parametrize(("pitch", "missing"), [
+    ("space invaders with a boss", ["boss"]),
+    ("snake with sound and a high score", ["sound", "high score"]),
+    ("a platformer with double jump and shields", ["double jump", "shield"]),
+    ("Schlangenspiel mit Soundeffekten", ["sound"]),
+])
+def test_an_extra_the_game_does_not_have_is_named_and_the_verdict_waits(pitch: str, missing: list[str]) -> None:
+    spec = plan_fully(pitch)
+    name = cat.entry(spec.genre).name
+    for extra in missing:
+        assert any(x.startswith(f"the embedded {name} game has no {extra}: it is not built") for x in spec.reading.unhonoured), \
+            spec.reading.unhonoured
+    assert judge(all_held(spec)).verdict == "PARTIAL"
+    result = audited(spec, {"verdict": "PASS", "total": 5.0})  # any Verifier's PASS is held to it
+    assert result["verdict"] == "PARTIAL" and "pitch_fidelity" in rules_of(result)
+
+
+@pytest.mark.parametrize("pitch", ["tower defense with a boss every few waves", "60-second match-3 with combo bonus",
+                                   "pac-man with power-ups", "pong with sound", "minesweeper with screen shake"])
+def test_an_extra_the_game_has_keeps_the_pass(pitch: str) -> None:
+    spec = plan_fully(pitch)
+    assert spec.extras and not spec.reading.shortfalls(), spec.reading
+    assert judge(all_held(spec)).verdict == "PASS"
+
+
+def test_a_pitch_asking_for_sound_gets_a_game_with_sound_on(tmp_path) -> None:
+    for pitch, on in (("pong with sound", True), ("pong", False)):
+        build_game(plan_fully(pitch), tmp_path / pitch)
+        config = (tmp_path / pitch / "config.js").read_text()
+        assert json.loads(config.split("=", 1)[1].rstrip().rstrip(";"))["sound"] is on
+
+
+def test_steering_an_extra_the_game_lacks_says_so() -> None:
+    spec = plan_fully("snake")
+    steered, notes = apply_steering(spec, ["add a shield"])
+    assert "shield" in steered.extras
+    assert any(n.startswith("Not carried: the embedded Snake game has no shield") for n in notes), notes
+    steered, notes = apply_steering(plan_fully("tower defense"), ["add a boss"])
+    assert "boss" in steered.extras and not any(n.startswith("Not carried") for n in notes), notes
