@@ -94,3 +94,13 @@ def test_a_number_no_field_carries_waits_for_a_person_and_counts_a_game_plays_ar
     assert code == 0 and got["done"] == "pass", got
     grid = next(p for p in events(root, got["session"], "qa.result")[-1]["data"]["probes"] if p["id"] == "grid")
     assert grid["ok"] is True and grid["observed"] == {"grid": 5}, grid
+
+
+def test_no_timer_is_a_round_without_a_clock_in_the_running_game_and_a_missing_extra_waits(root):
+    code, got = run(root, "whack-a-mole without a timer")  # whack's default is a 60-second round
+    assert code == 0 and got["done"] == "pass", got
+    noclock = next(p for p in events(root, got["session"], "qa.result")[-1]["data"]["probes"] if p["id"] == "noclock")
+    assert noclock["ok"] is True and noclock["observed"] == {"timeLeft": None}, noclock
+    code, got = run(root, "snake with a boss")
+    assert code == 3 and got["verdict"] == "PARTIAL", got
+    assert "the embedded Snake game has no boss: it is not built" in got["feedback"], got["feedback"]

@@ -57,3 +57,30 @@ def test_steering_an_extra_the_game_lacks_says_so() -> None:
     assert any(n.startswith("Not carried: the embedded Snake game has no shield") for n in notes), notes
     steered, notes = apply_steering(plan_fully("tower defense"), ["add a boss"])
     assert "boss" in steered.extras and not any(n.startswith("Not carried") for n in notes), notes
+
+
+@pytest.mark.parametrize("pitch", ["match-3 with gems, no timer", "whack-a-mole without a timer",
+                                   "Match-3 ohne Zeitlimit", "貪食蛇，不限時"])
+def test_no_timer_drops_the_genres_default_clock_and_is_checked(pitch: str, tmp_path) -> None:
+    spec = plan_fully(pitch)
+    assert cat.NO_CLOCK in spec.extras and spec.numbers.time_limit_s is None and not spec.reading.shortfalls()
+    noclock = next(c for c in spec.criteria if c.id == "noclock")
+    assert [(x.path, x.op, x.value) for x in noclock.probe.expect] == [("timeLeft", "in", [None])]
+    notes = build_game(spec, tmp_path)
+    config = json.loads((tmp_path / "config.js").read_text().split("=", 1)[1].rstrip().rstrip(";"))
+    assert config["timeLimit"] is None, notes
+
+
+def test_a_stated_clock_and_no_timer_at_once_keep_the_clock_and_say_so() -> None:
+    spec = plan_fully("60-second match-3, no timer")
+    assert spec.numbers.time_limit_s == 60 and cat.NO_CLOCK not in spec.extras
+    assert any("says both '60-second' and 'no timer': kept the first" in x for x in spec.reading.unhonoured)
+    assert judge(all_held(spec)).verdict == "PARTIAL"
+
+
+def test_steering_no_timer_then_a_clock_again() -> None:
+    spec, notes = apply_steering(plan_fully("whack-a-mole"), ["no timer"])
+    assert cat.NO_CLOCK in spec.extras and "noclock" in {c.id for c in spec.criteria}, notes
+    spec, notes = apply_steering(spec, ["make it 45 seconds"])
+    assert cat.NO_CLOCK not in spec.extras and spec.numbers.time_limit_s == 45, notes
+    assert "noclock" not in {c.id for c in spec.criteria} and "timer" in {c.id for c in spec.criteria}

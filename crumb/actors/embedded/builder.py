@@ -17,6 +17,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from crumb.actors.embedded.catalogue import NO_CLOCK
 from crumb.genres import PALETTE_KEYS, Genre, genres, ids, loaded
 from crumb.protocol.game import Spec
 from crumb.protocol.names import BUILD_FAULTS
@@ -179,6 +180,9 @@ def make_config(spec: Spec, genre: str, *, seed: int, fault: str | None, notes: 
         "levelTime": n.level_time_s,
     }
     for key, value in defaults.items():
+        if key == "timeLimit" and NO_CLOCK in spec.extras and picked[key] is None:
+            notes.append(f"timeLimit: none (the spec asks for no time limit; {genre}'s default clock dropped)")
+            continue
         if key == "timeLimit" and n.levels is not None and picked[key] is None:
             # stated levels are the round: a default clock would end it before they can be played
             notes.append(f"timeLimit: none (the spec's {n.levels:g} levels are the round; {genre}'s default clock dropped)")

@@ -21,7 +21,7 @@ from crumb.genres.registry import Registry, registry
 # GENRES and NUMBER_SUPPORT come from the module __getattr__ below (read from the registry when asked)
 __all__ = ["LANGUAGES", "GENRES", "NUMBER_SUPPORT",  # noqa: F822
            "CatalogueEntry", "GenreControls", "ThemeEntry", "ColourEntry",
-           "ExtraEntry", "THEMES", "DEFAULT_THEME", "COLOURS", "EXTRAS", "KNOBS", "genres", "genre_ids", "entry",
+           "ExtraEntry", "THEMES", "DEFAULT_THEME", "COLOURS", "EXTRAS", "NO_CLOCK", "NO_TIME_LIMIT", "RUNTIME_EXTRAS", "KNOBS", "genres", "genre_ids", "entry",
            "theme", "number_support", "evidence_id"]
 
 
@@ -202,7 +202,22 @@ COLOURS: tuple[ColourEntry, ...] = (
                                                      "preta", "чёрн*", "черн*", "czarn*", "siyah*", "чорн*", "đen")),
 )
 
+#: a round without a clock: the runtime plays it in every genre (the builder drops a genre's default clock)
+NO_TIME_LIMIT = ("no time limit", "no timer", "untimed", "without a timer", "without time limit", "geen tijdslimiet",
+                 "zonder tijdslimiet", "geen timer", "ohne zeitlimit", "kein zeitlimit", "ohne timer",
+                 "senza limite di tempo", "senza timer", "不限时", "不限時", "没有时间限制", "沒有時間限制",
+                 "시간 제한 없이", "제한 시간 없이", "時間制限なし", "制限時間なし", "sin límite de tiempo",
+                 "sin temporizador", "sin reloj", "sans limite de temps", "sans chrono", "sans minuteur",
+                 "sem limite de tempo", "sem cronômetro", "sem tempo limite", "без ограничения времени",
+                 "без лимита времени", "без таймера", "bez limitu czasu", "bez ograniczenia czasu", "bez timera",
+                 "süre sınırı olmadan", "süre sınırı yok", "süresiz", "zamanlayıcı olmadan", "без обмеження часу",
+                 "без ліміту часу", "không giới hạn thời gian", "không tính giờ", "bỏ giới hạn thời gian")
+NO_CLOCK = "no time limit"
+#: extras the shared runtime gives every game, whatever its folder declares
+RUNTIME_EXTRAS = (NO_CLOCK,)
+
 EXTRAS: tuple[ExtraEntry, ...] = (
+    ExtraEntry(id=NO_CLOCK, keywords=NO_TIME_LIMIT),
     ExtraEntry(id="combo bonus", keywords=("combo*", "kombo*", "连击", "連擊", "连锁", "連鎖", "콤보", "コンボ", "комбо", "kombo",
                                            "chuỗi combo", "liên hoàn")),
     ExtraEntry(id="power-ups", keywords=("power-up*", "powerup*", "power up*", "bonus item*", "potenziament*", "道具",

@@ -145,7 +145,7 @@ def unbuilt_extras(extras: Sequence[str], genre: str) -> list[str]:
     does not have: named, so a spec's Extras list is never taken for what was built."""
     if genre not in cat.genre_ids():
         return []
-    has = set(cat.entry(genre).extras)
+    has = {*cat.entry(genre).extras, *cat.RUNTIME_EXTRAS}
     known = {e.id for e in cat.EXTRAS}
     return [f"the embedded {genre_name(genre)} game has no {x}: it is not built; {AGENT_HINT}"
             for x in extras if x in known and x not in has]

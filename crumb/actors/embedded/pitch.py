@@ -216,6 +216,10 @@ def read_pitch(pitch: str) -> Reading:
     colours = find_colours(text)
     extras = find_extras(text)
     nums = read_numbers(text, language)
+    untimed = find_any(text, cat.NO_TIME_LIMIT)
+    if untimed and nums.numbers.time_limit_s is not None:  # "60 seconds, no timer": the stated clock is kept
+        extras = [e for e in extras if e != cat.NO_CLOCK]
+        nums.ignored.append(f"the pitch says both {nums.said.get('time_limit_s', '')!r} and {untimed[1]!r}: kept the first")
     if nums.pace.factor:
         extras = set_knob(extras, "speed", nums.pace.factor)
     if find_any(text, _BIG_TEXT):

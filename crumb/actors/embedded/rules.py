@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from crumb.actors.embedded import catalogue as cat
+from crumb.actors.embedded.catalogue import NO_CLOCK
 from crumb.actors.embedded.fidelity import NUMBER_PROBES, after_edit, support
 from crumb.actors.embedded.pitch import score_genres
 from crumb.actors.embedded.text import normalize
@@ -126,6 +127,9 @@ def criteria_for(spec: Spec) -> list[Criterion]:
             expect.append({"path": "timeLeft", "op": "<=", "value": 0})
         out.append(crit("timer", f"The round ends after {t} seconds.",
                         [{"do": "start"}, {"do": "wait", "ms": (t + 2) * 1000}], expect))
+    if NO_CLOCK in spec.extras and not t and not n.level_time_s:  # "no timer": the round has none, whatever the genre's default
+        out.append(crit("noclock", "The round has no clock.", [{"do": "start"}, {"do": "wait", "ms": CLOCK_CHECK_MS}],
+                        [{"path": "timeLeft", "op": "in", "value": [None]}]))
     out += level_clock
     if n.lives and not (e is not None and support(spec.genre, "lives", float(n.lives))):
         out.append(crit("lives", f"The player starts with {n.lives} {'life' if n.lives == 1 else 'lives'}.",
@@ -177,9 +181,10 @@ class EmbeddedSpecRules:
         return guess[0].genre if guess else None
 
     def follow_edit(self, spec: Spec, base: Spec) -> Spec:
-        """A change of numbers or genre with untouched criteria regenerates them (the rules follow a
+        """A change of numbers, genre or clock with untouched criteria regenerates them (the rules follow a
         new genre; the person's rationale stays), and the pitch reading records the edit."""
-        if (spec.numbers != base.numbers or spec.genre != base.genre) and spec.criteria == base.criteria:
+        clock = (NO_CLOCK in spec.extras) != (NO_CLOCK in base.extras)
+        if (spec.numbers != base.numbers or spec.genre != base.genre or clock) and spec.criteria == base.criteria:
             if spec.genre != base.genre and spec.genre in cat.genre_ids():
                 rationale = spec.rationale
                 spec = with_genre(spec.model_copy(update={"genre": base.genre}), spec.genre, "")  # rules follow the genre

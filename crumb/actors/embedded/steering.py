@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from functools import lru_cache
 
 from crumb.actors.embedded import catalogue as cat
+from crumb.actors.embedded.catalogue import NO_CLOCK, NO_TIME_LIMIT
 from crumb.actors.embedded.fidelity import after_edit, counted, support, unbuilt_extras, unread_numbers
 from crumb.actors.embedded.language import detect_language
 from crumb.actors.embedded.numbers import read_numbers
@@ -57,15 +58,6 @@ SMALLER_TEXT = ("smaller text", "smaller font", "text smaller", "font smaller", 
                 "уменьши шрифт", "mniejszy tekst", "mniejsza czcionka", "mniejsze litery", "yazıyı küçült",
                 "daha küçük yazı", "metni küçült", "менший текст", "зменш текст", "зменш шрифт", "менший шрифт",
                 "chữ nhỏ hơn", "thu nhỏ chữ", "giảm cỡ chữ")
-NO_TIME_LIMIT = ("no time limit", "no timer", "untimed", "without a timer", "without time limit", "geen tijdslimiet",
-                 "zonder tijdslimiet", "geen timer", "ohne zeitlimit", "kein zeitlimit", "ohne timer",
-                 "senza limite di tempo", "senza timer", "不限时", "不限時", "没有时间限制", "沒有時間限制",
-                 "시간 제한 없이", "제한 시간 없이", "時間制限なし", "制限時間なし", "sin límite de tiempo",
-                 "sin temporizador", "sin reloj", "sans limite de temps", "sans chrono", "sans minuteur",
-                 "sem limite de tempo", "sem cronômetro", "sem tempo limite", "без ограничения времени",
-                 "без лимита времени", "без таймера", "bez limitu czasu", "bez ograniczenia czasu", "bez timera",
-                 "süre sınırı olmadan", "süre sınırı yok", "süresiz", "zamanlayıcı olmadan", "без обмеження часу",
-                 "без ліміту часу", "không giới hạn thời gian", "không tính giờ", "bỏ giới hạn thời gian")
 MORE_LIVES = ("more lives", "增加生命", "加一条命", "加一條命", "extra life", "another life", "one more life", "meer levens", "extra leven", "mehr leben",
               "ein leben mehr", "più vite", "una vita in più", "más vidas", "una vida más", "plus de vies",
               "une vie de plus", "mais vidas", "uma vida a mais", "больше жизней", "ещё жизнь", "еще жизнь",
@@ -140,6 +132,9 @@ def _numbers(spec: Spec, text: str) -> tuple[Spec, list[str]]:
         else:
             notes.append(f"speed: ×{knob(spec.extras, 'speed'):g} → ×{knob(extras, 'speed'):g}")
         spec = spec.model_copy(update={"extras": extras})
+    if read.numbers.time_limit_s is not None and NO_CLOCK in spec.extras:  # a clock asked for again
+        notes.append(f"extra: − {NO_CLOCK}")
+        spec = spec.model_copy(update={"extras": [e for e in spec.extras if e != NO_CLOCK]})
     if numbers != spec.numbers.model_dump():
         new = Numbers(**numbers)
         core, win, lose = (describe(spec.genre, new) if spec.genre in cat.genre_ids()
@@ -271,7 +266,7 @@ def _steer_one(spec: Spec, message: str, *, genre_changes: bool) -> tuple[Spec, 
 
 def apply_steering(spec: Spec, messages: Sequence[str], *, genre_changes: bool = True) -> tuple[Spec, list[str]]:
     """The spec amended by each message in order, and what changed. Criteria are regenerated when
-    the genre or a number changed, so QA checks the amended promises."""
+    the genre, a number or the clock changed, so QA checks the amended promises."""
     original = spec
     notes: list[str] = []
     for message in messages:
@@ -280,7 +275,8 @@ def apply_steering(spec: Spec, messages: Sequence[str], *, genre_changes: bool =
         for part in re.split(r"\n+", message):
             spec, part_notes = _steer_one(spec, part, genre_changes=genre_changes)
             notes += part_notes
-    if spec.numbers != original.numbers or spec.genre != original.genre:
+    clock_changed = (NO_CLOCK in spec.extras) != (NO_CLOCK in original.extras)
+    if spec.numbers != original.numbers or spec.genre != original.genre or clock_changed:
         spec = spec.model_copy(update={"criteria": criteria_for(spec)})
         spec = spec.model_copy(update={"reading": after_edit(spec.reading, original, spec, by="steering")})
     return spec, notes
