@@ -157,3 +157,8 @@ def test_the_noun_a_number_counts_is_not_a_second_genre() -> None:
     assert spec.genre == "slingshot"
     assert spec.reading.unhonoured == ["the pitch states '18 blocks', which no number of the Slingshot game carries"]
     assert "No field takes '18 blocks'" in spec.rationale
+
+
+def test_a_rule_number_is_not_listed_as_unread_in_the_rationale() -> None:
+    spec = plan_fully("match-3 with gems, 20 moves")
+    assert "No field takes" not in spec.rationale and "Numbers read: moves 20" in spec.rationale

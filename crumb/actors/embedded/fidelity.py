@@ -95,9 +95,13 @@ def _count_of(genre: str, u: UnreadNumber) -> Count | None:
 def counted(read: NumberRead, genre: str) -> NumberRead:
     """The text's unread numbers that the genre counts in its own nouns, moved to the number that plays them
     ("12 pairs": a memory board of grid 5). A count the field already states the same way is carried by it;
-    one that says otherwise is named, like any two numbers that disagree; one the game cannot deal stays unread."""
+    one that says otherwise is named, like any two numbers that disagree; one the game cannot deal stays unread.
+    A number the genre's own rules say ("match-3") asks for nothing and is dropped."""
+    known = cat.entry(genre).rule_numbers if genre in cat.genre_ids() else ()
     numbers, said, ignored, unread = read.numbers.model_dump(), dict(read.said), list(read.ignored), []
     for u in read.unread:
+        if u.value in known:
+            continue
         count = _count_of(genre, u)
         value = count.values.get(int(u.value)) if count is not None else None
         if count is None or value is None:
