@@ -85,6 +85,10 @@ def stated_numbers(said: dict[str, str], stated: Numbers, spec: Spec, *, embedde
     return out
 
 
+def _rule_numbers(genre: str) -> tuple[int, ...]:
+    return cat.entry(genre).rule_numbers if genre in cat.genre_ids() else ()
+
+
 def _count_of(genre: str, u: UnreadNumber) -> Count | None:
     """The genre's count whose noun follows the number ("12 pairs" for memory), if any."""
     if genre not in cat.genre_ids() or not u.noun:
@@ -97,7 +101,7 @@ def counted(read: NumberRead, genre: str) -> NumberRead:
     ("12 pairs": a memory board of grid 5). A count the field already states the same way is carried by it;
     one that says otherwise is named, like any two numbers that disagree; one the game cannot deal stays unread.
     A number the genre's own rules say ("match-3") asks for nothing and is dropped."""
-    known = cat.entry(genre).rule_numbers if genre in cat.genre_ids() else ()
+    known = _rule_numbers(genre)
     numbers, said, ignored, unread = read.numbers.model_dump(), dict(read.said), list(read.ignored), []
     for u in read.unread:
         if u.value in known:
@@ -127,7 +131,7 @@ def unread_numbers(read: NumberRead, spec: Spec, *, embedded: bool, text: str = 
     words: the embedded games carry only their fields; an agent's game may carry one, but unless a
     criterion expects the value QA has not measured it. A number the genre's own rules say ("match
     three") asks for nothing and is left out."""
-    known = cat.entry(spec.genre).rule_numbers if spec.genre in cat.genre_ids() else ()
+    known = _rule_numbers(spec.genre)
     out = []
     for u in read.unread:
         if u.value in known:

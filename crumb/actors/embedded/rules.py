@@ -150,6 +150,12 @@ def criteria_for(spec: Spec) -> list[Criterion]:
     return out
 
 
+def promises_changed(spec: Spec, base: Spec) -> bool:
+    """Whether what the criteria check moved: the genre, a number or the clock ("no timer")."""
+    return (spec.numbers != base.numbers or spec.genre != base.genre
+            or (NO_CLOCK in spec.extras) != (NO_CLOCK in base.extras))
+
+
 def with_genre(spec: Spec, genre: str, reason: str) -> Spec:
     """The same spec re-aimed at another genre: rules, controls, title and criteria follow."""
     e = cat.entry(genre)
@@ -183,8 +189,7 @@ class EmbeddedSpecRules:
     def follow_edit(self, spec: Spec, base: Spec) -> Spec:
         """A change of numbers, genre or clock with untouched criteria regenerates them (the rules follow a
         new genre; the person's rationale stays), and the pitch reading records the edit."""
-        clock = (NO_CLOCK in spec.extras) != (NO_CLOCK in base.extras)
-        if (spec.numbers != base.numbers or spec.genre != base.genre or clock) and spec.criteria == base.criteria:
+        if promises_changed(spec, base) and spec.criteria == base.criteria:
             if spec.genre != base.genre and spec.genre in cat.genre_ids():
                 rationale = spec.rationale
                 spec = with_genre(spec.model_copy(update={"genre": base.genre}), spec.genre, "")  # rules follow the genre

@@ -17,7 +17,7 @@ from crumb.actors.embedded.language import detect_language
 from crumb.actors.embedded.numbers import read_numbers
 from crumb.actors.embedded.pace import about_one_thing, of_one_thing, read_pace
 from crumb.actors.embedded.pitch import find_colours, find_extras, find_theme, genre_wish, knob, set_knob
-from crumb.actors.embedded.rules import criteria_for, describe, with_genre
+from crumb.actors.embedded.rules import criteria_for, describe, promises_changed, with_genre
 from crumb.actors.embedded.text import find_any, keyword_core, keyword_re, normalize
 from crumb.protocol.game import NUMBER_LIMITS, Numbers, Spec, Theme
 
@@ -275,8 +275,7 @@ def apply_steering(spec: Spec, messages: Sequence[str], *, genre_changes: bool =
         for part in re.split(r"\n+", message):
             spec, part_notes = _steer_one(spec, part, genre_changes=genre_changes)
             notes += part_notes
-    clock_changed = (NO_CLOCK in spec.extras) != (NO_CLOCK in original.extras)
-    if spec.numbers != original.numbers or spec.genre != original.genre or clock_changed:
+    if promises_changed(spec, original):
         spec = spec.model_copy(update={"criteria": criteria_for(spec)})
         spec = spec.model_copy(update={"reading": after_edit(spec.reading, original, spec, by="steering")})
     return spec, notes
