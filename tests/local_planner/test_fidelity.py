@@ -111,6 +111,37 @@ def test_two_genres_named_builds_one_and_says_the_other_was_not_built() -> None:
     assert judge(all_held(spec)).verdict == "PARTIAL"
 
 
+# Pitches from public READMEs (bench/pitches.jsonl) that a generic word ('블록' block, '피해' avoid, 'disparar'
+# shoot) once placed in a genre outright: a Tetris, a Dodge and a Shooter game, each a plain PASS.
+@pytest.mark.parametrize(("pitch", "pitched"), [
+    ("캐릭터는 캐릭터와 같은 색깔의 블록만 밟을 수 있습니다. 블록을 밟으면 캐릭터는 점프합니다. "
+     "캐릭터의 색깔을 바꾸고 좌우로 움직이면서 최대한 높이 올라가세요.", "jumper"),
+    ("플레이어가 캐릭터를 조작해 장애물을 피해 점프하며 오른쪽 끝까지 도달하는 것을 목표로 하는 간단한 점프 게임입니다.",
+     "runner"),
+    ("O objetivo é acertar um objeto em um alvo. O jogador usa um canhão para disparar o objeto, e manipula a "
+     "direção e módulo da velocidade inicial do objeto usando o mouse.", "slingshot"),
+], ids=["ko-climb-on-blocks", "ko-jump-and-avoid", "pt-cannon-shoots"])
+def test_a_generic_word_does_not_name_a_genre_outright(pitch: str, pitched: str) -> None:
+    spec = plan_fully(pitch)
+    verdict = judge(all_held(spec)).verdict
+    # another genre than the one pitched is built only as the nearest: it says so and waits for a person
+    assert spec.genre == pitched or (spec.reading.genre.fits is False and verdict == "PARTIAL"), (spec.genre, verdict)
+
+
+@pytest.mark.parametrize(("pitch", "genre"), [
+    ("Pac-Man moves through the maze eating dots and must avoid the ghosts", "maze"),
+    ("a snake that grows with every fruit; avoid the walls and your own tail", "snake"),
+    ("uncover every square of the minefield while avoiding the mines", "minesweeper"),
+    ("stack the blocks as high as you can", "stacker"),
+    ("Apunta y dispara para conectar tres o más burbujas del mismo color", "bubbleshooter"),
+])
+def test_a_game_whose_own_play_avoids_shoots_or_stacks_names_no_second_genre(pitch: str, genre: str) -> None:
+    spec = plan_fully(pitch)
+    assert spec.genre == genre and spec.reading.genre.fits is True
+    assert not any("also names" in x for x in spec.reading.unhonoured), spec.reading.unhonoured
+    assert judge(all_held(spec)).verdict == "PASS"
+
+
 # ---------------------------------------------------------------- languages
 
 

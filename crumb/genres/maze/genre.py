@@ -24,7 +24,7 @@ GENRE = Genre(
         "it": Words(strong=("mangiapalline", "caccia nel labirinto"),
                     weak=("labirint*", "fantasm*", "pallin*", "corridoi"),
                     verbs=("insegu*",)),
-        "zh-Hans": Words(strong=("吃豆人", "吃豆", "食豆人"), weak=("迷宫", "幽灵", "豆子", "鬼魂"), verbs=("追",)),
+        "zh-Hans": Words(strong=("吃豆人", "食豆人"), weak=("迷宫", "幽灵", "豆子", "鬼魂", "吃豆"), verbs=("追",)),
         "zh-Hant": Words(strong=("小精靈", "吃豆人", "食鬼"), weak=("迷宮", "幽靈", "豆子", "鬼魂"), verbs=("追",)),
         "ko": Words(strong=("팩맨", "팩 맨"), weak=("미로", "유령", "점 먹기"), verbs=("쫓",)),
         "ja": Words(strong=("パックマン",), weak=("迷路", "ゴースト", "おばけ", "お化け", "ドット"), verbs=("追いかけ",)),

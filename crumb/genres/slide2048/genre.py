@@ -10,8 +10,8 @@ GENRE = Genre(
            'es': '2048', 'fr': '2048', 'pt': '2048', 'ru': '2048', 'pl': '2048', 'tr': '2048', 'uk': '2048', 'vi': '2048'},
     words={
         'en': Words(strong=('slide the tiles', 'sliding tiles', 'slide tiles', 'merge tiles', 'merging tiles', 'threes'), weak=('tile*', 'merge*', 'slide', 'sliding'), verbs=('number*',)),
-        'nl': Words(strong=('schuif*', 'tegels'), weak=('samenvoegen',), verbs=('getal*',)),
-        'de': Words(strong=('kacheln', 'schiebe*'), weak=('zusammenfügen',), verbs=('zahl*',)),
+        'nl': Words(strong=('schuif*',), weak=('samenvoegen', 'tegels'), verbs=('getal*',)),
+        'de': Words(strong=('schiebe*',), weak=('zusammenfügen', 'kacheln'), verbs=('zahl*',)),
         'it': Words(strong=('tessere', 'scorri*'), weak=('unisci',), verbs=('numer*',)),
         'zh-Hans': Words(strong=('滑块', '合并方块'), weak=('数字', '合并'), verbs=('数字',)),
         'zh-Hant': Words(strong=('滑塊', '合併方塊'), weak=('數字', '合併'), verbs=('數字',)),
