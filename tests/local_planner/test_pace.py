@@ -81,7 +81,14 @@ def test_fast_and_slow_at_once_keep_the_normal_pace_and_say_why() -> None:
 
 @pytest.mark.parametrize(("pitch", "step"), [("fast snake", 1.25), ("a relaxed snake game", 0.8), ("snake", 1.0),
                                              ("a quick game of snake", 1.0), ("a quick round of pong", 1.0),
-                                             ("een snel potje pong", 1.0), ("a quick snake", 1.25)])
+                                             ("een snel potje pong", 1.0), ("a quick snake", 1.25),
+                                             ("eine schnelle Runde Snake", 1.0), ("ein schnelles Snake", 1.25),
+                                             ("une partie rapide de pong", 1.0), ("un pong rapide", 1.25),
+                                             ("una partida rápida de snake", 1.0), ("una partita veloce a pong", 1.0),
+                                             ("uma partida rápida de pong", 1.0), ("быстрая партия в змейку", 1.0),
+                                             ("szybka partia w węża", 1.0), ("hızlı bir tur yılan oyunu", 1.0),
+                                             ("швидка партія в змійку", 1.0), ("một ván nhanh rắn săn mồi", 1.0),
+                                             ("빠른 한 판 스네이크 게임", 1.0)])
 def test_a_pace_word_alone_is_a_step_the_spec_does_not_promise(pitch: str, step: float) -> None:
     spec = _spec(pitch)
     assert knob(spec.extras, "speed") == step and spec.numbers.speed is None

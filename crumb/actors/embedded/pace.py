@@ -152,9 +152,22 @@ def _factors(text: str) -> list[tuple[int, int, float]]:
     return sorted(f for f in found if f[2] > 0)
 
 
-#: how long a game is, not how fast it plays: "a quick game of snake", "a quick round", "een snel potje"
-_SHORT = re.compile(r"(?<![^\W\d_])(?:quick|snel|snelle)\s+(?:little\s+|short\s+)?"
-                    r"(?:game|round|match|session|play|break|potje|spelletje)(?![^\W\d_])")
+#: how long a game is, not how fast it plays: "a quick game of snake", "een snel potje", "eine schnelle Runde",
+#: "une partie rapide", "una partida rápida", "быстрая партия" (a word for a round, never "game" where it can mean
+#: a fast-paced one: "ein schnelles Spiel" is fast)
+_SHORT = re.compile(r"(?<![^\W\d_])(?:" + "|".join((
+    r"(?:quick|snel|snelle)\s+(?:little\s+|short\s+)?(?:game|round|match|session|play|break|potje|spelletje)",
+    r"schnelle[sn]?\s+(?:runde|partie|spielchen)",
+    r"(?:partie|manche)\s+rapide",
+    r"(?:partida|ronda|rodada)\s+r[áa]pida",
+    r"partita\s+(?:veloce|rapida)",
+    r"быстр(?:ая|ую)\s+парти[яю]|быстрый\s+раунд",
+    r"швидк[ау]\s+парті[яю]|швидкий\s+раунд",
+    r"szybk[aą]\s+(?:partia|partię|partyjka|partyjkę|runda|rundę)",
+    r"hızlı\s+(?:bir\s+)?(?:tur|el)",
+    r"ván\s+nhanh",
+    r"빠른\s*한\s*판",
+)) + r")(?![^\W\d_])")
 
 
 def read_pace(text: str) -> Pace:
