@@ -59,6 +59,20 @@ def test_on_a_few_words_the_genre_words_of_one_language_outvote_the_detector(pit
     assert (r.language, r.recognised) == (language, True) and "by its words" in r.how, r
 
 
+@pytest.mark.parametrize(("pitch", "language"), [
+    ("Snake mit drei Leben", "de"), ("eine schnelle Runde Snake", "de"), ("Snake con tre vite", "it"),
+    ("Breakout met vijf levens", "nl"), ("Snake avec trois vies", "fr"), ("Snake ze trzema życiami", "pl"),
+    ("Pong due giocatori", "it"), ("snake with three lives", "en"), ("tetris with two players", "en"),
+])
+def test_a_short_pitch_naming_its_game_in_english_is_read_in_its_own_language(pitch: str, language: str) -> None:
+    """The English name of a game is said in every language; a number word ("drei", "tre") belongs to one. These
+    were read as English: the spec came back in English and the reading called that recognised."""
+    r = detect(normalize(pitch))
+    assert (r.language, r.recognised) == (language, True), r
+    spec = plan(pitch)
+    assert isinstance(spec, Spec) and spec.language == language
+
+
 DETECTOR_LOADED = """
 import sys
 from crumb.actors.embedded.language import detect

@@ -33,6 +33,7 @@ from collections.abc import Callable
 from functools import cache, lru_cache
 from typing import TYPE_CHECKING
 
+from crumb.actors.embedded.number_words import ONLY_IN, language_words
 from crumb.actors.embedded.text import keyword_core, keyword_re, normalize
 from crumb.genres import LANGUAGES
 from crumb.genres.registry import Registry, registry
@@ -156,10 +157,19 @@ def ranked(text: str) -> list[tuple[str, float]]:
     return [(c, v / total) for c, v in fits] + [(c, 0.0) for c, _ in values if c not in kept]
 
 
+#: number words that are ordinary words of another read language ("dos": Portuguese "of the"), besides ONLY_IN's
+_NUMBER_WORDS_ELSEWHERE = frozenset({"dos", "sei", "null", "nul", "cent", "cents"})
+
+
 @lru_cache(maxsize=4)
 def _vocabulary(reg: Registry) -> dict[str, tuple[str, ...]]:
-    """Per language the detector decides, every keyword and name its genre folders give."""
+    """Per language the detector decides, every keyword and name its genre folders give, and its number words
+    ("drei", "trois"): a short pitch names its genre in English as often as not ("Snake mit drei Leben")."""
     out: dict[str, set[str]] = {}
+    ordinary = _NUMBER_WORDS_ELSEWHERE.union(*ONLY_IN.values())
+    for lang, numbers in language_words().items():
+        if lang in LANGUAGES and lang not in BY_SCRIPT:
+            out.setdefault(lang, set()).update(w for w in numbers if len(w) > 2 and w not in ordinary)
     for g in reg.genres:
         for lang, w in g.genre.words.items():
             if lang in LANGUAGES and lang not in BY_SCRIPT:
@@ -170,8 +180,19 @@ def _vocabulary(reg: Registry) -> dict[str, tuple[str, ...]]:
     return {lang: tuple(sorted(kws)) for lang, kws in out.items()}
 
 
+@lru_cache(maxsize=4)
+def _english_names(reg: Registry) -> tuple[str, ...]:
+    """The English words that name a genre outright (its strong words and name): loanwords in any language."""
+    return tuple(sorted({kw for g in reg.genres if "en" in g.genre.words
+                         for kw in (*g.genre.words["en"].strong, g.genre.name.lower())}))
+
+
+def _loanword(word: str) -> bool:
+    return any(keyword_re(kw).fullmatch(word) for kw in _english_names(registry()) if keyword_core(kw) in word)
+
+
 def own_words(text: str) -> dict[str, list[str]]:
-    """Per language, the words of a (normalized) text that only that language's genre words know."""
+    """Per language, the words of a (normalized) text that only that language's genre and number words know."""
     tokens = [(m.start(), m.end(), m.group(0)) for m in _WORD.finditer(text)]
     owners: list[set[str]] = [set() for _ in tokens]
     for lang, keywords in _vocabulary(registry()).items():
@@ -199,6 +220,8 @@ def _by_own_words(text: str, candidates: Callable[[], list[tuple[str, float]]]) 
         return None
     most = max(len(w) for w in own.values())
     leaders = [lang for lang, w in own.items() if len(w) == most]
+    if len(leaders) > 1 and "en" in leaders and all(_loanword(w) for w in own["en"]):
+        leaders.remove("en")  # "Snake con tre vite": an English game name is said in every language; "tre" is not
     if len(leaders) == 1:
         return leaders[0], None, own[leaders[0]]
     conf = dict(candidates())
