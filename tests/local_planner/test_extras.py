@@ -60,6 +60,10 @@ def test_steering_an_extra_the_game_lacks_says_so() -> None:
     assert any(n.startswith("Not carried: the embedded Snake game has no shield") for n in notes), notes
     steered, notes = apply_steering(plan_fully("tower defense"), ["add a boss"])
     assert "boss" in steered.extras and not any(n.startswith("Not carried") for n in notes), notes
+    for message, extra in (("make it two player", "two-player mode"), ("flip the gravity now and then", "gravity flip")):
+        steered, notes = apply_steering(plan_fully("pong"), [message])
+        assert extra in steered.extras
+        assert any(n.startswith(f"Not carried: the embedded Pong game has no {extra}") for n in notes), notes
 
 
 @pytest.mark.parametrize("pitch", ["match-3 with gems, no timer", "whack-a-mole without a timer",
