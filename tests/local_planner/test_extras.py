@@ -26,6 +26,7 @@ from tests.local_planner.test_fidelity import all_held, audited, plan_fully, rul
     ("pong for two players", ["two-player mode"]), ("Pong na dwóch graczy", ["two-player mode"]),
     ("a co-op space shooter", ["two-player mode"]), ("a platformer where gravity flips", ["gravity flip"]),
     ("a snake game on a hexagonal grid", ["hexagonal grid"]), ("贪吃蛇双人对战", ["two-player mode"]),
+    ("Tetris in 3D", ["3D"]), ("a three-dimensional snake", ["3D"]), ("2人で遊べるスネーク", ["two-player mode"]),
 ])
 def test_an_extra_the_game_does_not_have_is_named_and_the_verdict_waits(pitch: str, missing: list[str]) -> None:
     spec = plan_fully(pitch)
