@@ -182,13 +182,23 @@ def _vocabulary(reg: Registry) -> dict[str, tuple[str, ...]]:
 
 @lru_cache(maxsize=4)
 def _english_names(reg: Registry) -> tuple[str, ...]:
-    """The English words that name a genre outright (its strong words and name): loanwords in any language."""
-    return tuple(sorted({kw for g in reg.genres if "en" in g.genre.words
-                         for kw in (*g.genre.words["en"].strong, g.genre.name.lower())}))
+    """The English words that name a genre outright (its strong words, name and famous titles, longest first):
+    loanwords in any language ("Flappy Bird unter Wasser")."""
+    names = {kw for g in reg.genres if "en" in g.genre.words
+             for kw in (*g.genre.words["en"].strong, *g.genre.famous, g.genre.name.lower())}
+    return tuple(sorted(names, key=lambda kw: (-len(kw), kw)))
 
 
-def _loanword(word: str) -> bool:
-    return any(keyword_re(kw).fullmatch(word) for kw in _english_names(registry()) if keyword_core(kw) in word)
+#: words only English of the read languages uses, that glue a pitch together: "snake with three lives" is English
+_ENGLISH_GLUE = frozenset({"with", "the", "and", "for", "where", "you", "your", "but", "that", "this", "game", "games",
+                           "lives", "levels", "seconds", "points", "clone", "like", "style"})
+
+
+def _without_english_names(text: str) -> str:
+    for kw in _english_names(registry()):
+        if keyword_core(kw) in text:
+            text = keyword_re(kw).sub(lambda m: " " * len(m.group(0)), text)
+    return text
 
 
 def own_words(text: str) -> dict[str, list[str]]:
@@ -220,8 +230,12 @@ def _by_own_words(text: str, candidates: Callable[[], list[tuple[str, float]]]) 
         return None
     most = max(len(w) for w in own.values())
     leaders = [lang for lang, w in own.items() if len(w) == most]
-    if len(leaders) > 1 and "en" in leaders and all(_loanword(w) for w in own["en"]):
-        leaders.remove("en")  # "Snake con tre vite": an English game name is said in every language; "tre" is not
+    rest = _without_english_names(text)
+    if "en" in leaders and not own_words(rest).get("en") and not _ENGLISH_GLUE.intersection(_WORD.findall(rest)):
+        # "Snake con tre vite", "Snake für Kinder": an English game name is said in every language; "tre" is not
+        leaders.remove("en")
+        if not leaders:
+            return None  # the game's name alone tells nothing: the detector reads the rest
     if len(leaders) == 1:
         return leaders[0], None, own[leaders[0]]
     conf = dict(candidates())
@@ -248,9 +262,13 @@ def detect(text: str, unsure: str = "en") -> LanguageReading:
         return LanguageReading(language=unsure, read_as=unsure, recognised=True,
                                how=f"too few clues to tell the language: read as {NAMES[unsure]}")
 
+    # a short pitch's English game name ("Flappy Bird unter Wasser") says nothing of its language: the rest does
+    rest = _without_english_names(text) if words < FEW_WORDS else text
+    rest = rest if _WORD.search(rest) else text
+
     @cache  # asked at most once, and only if the genre words leave it open
     def candidates() -> list[tuple[str, float]]:
-        ranks = ranked(text)
+        ranks = ranked(rest)
         if words < FOREIGN_WORDS:  # too few words to claim a foreign language: only the read ones compete
             read = [(c, v) for c, v in ranks if c in LANGUAGES]
             total = sum(v for _, v in read)
@@ -279,7 +297,7 @@ def detect(text: str, unsure: str = "en") -> LanguageReading:
                                how=f"too few clues to tell the language: read as {NAMES[unsure]}")
     lang, confidence = top
     if lang != "en" and words < CONFIRM_WORDS and _could_be_english(text):
-        best, full = _between(lang, text)
+        best, full = _between(lang, rest)
         if best == "en":
             return LanguageReading(language="en", read_as="en", recognised=True,
                                    how=f"English, by the language detector's full models ({full:.2f}); its quick "
