@@ -154,7 +154,7 @@ def _factors(text: str) -> list[tuple[int, int, float]]:
 
 #: how long a game is, not how fast it plays: "a quick game of snake", "een snel potje", "eine schnelle Runde",
 #: "une partie rapide", "una partida rápida", "быстрая партия" (a word for a round, never "game" where it can mean
-#: a fast-paced one: "ein schnelles Spiel" is fast)
+#: a fast-paced one: "ein schnelles Spiel" is fast); not yet Chinese or Japanese
 _SHORT = re.compile(r"(?<![^\W\d_])(?:" + "|".join((
     r"(?:quick|snel|snelle)\s+(?:little\s+|short\s+)?(?:game|round|match|session|play|break|potje|spelletje)",
     r"schnelle[sn]?\s+(?:runde|partie|spielchen)",
