@@ -220,18 +220,18 @@ def own_words(text: str) -> dict[str, list[str]]:
     return out
 
 
-def _by_own_words(text: str, candidates: Callable[[], list[tuple[str, float]]]) -> tuple[str, float | None, list[str]] | None:
+def _by_own_words(text: str, unnamed: str,
+                  candidates: Callable[[], list[tuple[str, float]]]) -> tuple[str, float | None, list[str]] | None:
     """The language of the text's script whose genre words alone the text uses most; the detector's
     candidates are asked for (and its models loaded: ~0.14 s, the first time) only to break a tie,
-    and its confidence is then given too."""
+    and its confidence is then given too. `unnamed`: the text without English game names (detect makes it once)."""
     cyrillic = len(_CYRILLIC.findall(text)) > len(re.findall(r"[a-z\u00c0-\u024f\u1e00-\u1eff]", text))
     own = {lang: w for lang, w in own_words(text).items() if (lang in _CYRILLIC_LACKS) == cyrillic}
     if not own:
         return None
     most = max(len(w) for w in own.values())
     leaders = [lang for lang, w in own.items() if len(w) == most]
-    rest = _without_english_names(text)
-    if "en" in leaders and not own_words(rest).get("en") and not _ENGLISH_GLUE.intersection(_WORD.findall(rest)):
+    if "en" in leaders and not own_words(unnamed).get("en") and not _ENGLISH_GLUE.intersection(_WORD.findall(unnamed)):
         # "Snake con tre vite", "Snake für Kinder": an English game name is said in every language; "tre" is not
         leaders.remove("en")
         if not leaders:
@@ -263,8 +263,8 @@ def detect(text: str, unsure: str = "en") -> LanguageReading:
                                how=f"too few clues to tell the language: read as {NAMES[unsure]}")
 
     # a short pitch's English game name ("Flappy Bird unter Wasser") says nothing of its language: the rest does
-    rest = _without_english_names(text) if words < FEW_WORDS else text
-    rest = rest if _WORD.search(rest) else text
+    unnamed = _without_english_names(text) if words < FEW_WORDS else text
+    rest = unnamed if _WORD.search(unnamed) else text
 
     @cache  # asked at most once, and only if the genre words leave it open
     def candidates() -> list[tuple[str, float]]:
@@ -276,7 +276,7 @@ def detect(text: str, unsure: str = "en") -> LanguageReading:
         return ranks
 
     if 1 < words < FEW_WORDS:  # one word is a guess whatever it is, and is said to be one
-        mine = _by_own_words(text, candidates)
+        mine = _by_own_words(text, unnamed, candidates)
         if mine:
             lang, conf, said = mine
             detector = "" if conf is None else f" alone ({conf:.2f})"
