@@ -263,7 +263,8 @@ class QAResult(Model):
     error: str | None = Field(default=None, description="QA itself failed: crash, timeout, browser died")
     rechecked: str | None = Field(default=None, description=(
         "why QA ran the check again (a stall of its own, not the game's; or a first run whose pages that did not "
-        "paint could not show what QA needed); the result is the last run. "
+        "paint could not show what QA needed); the result is the last run, but for one case: when a first run saw "
+        "the game hang while QA ran freely and QA could not finish the run that checked it again, the first run stands. "
         "Not a finding: it says nothing about the game"))
 
 

@@ -332,10 +332,18 @@ class _Engine:
                 # check is running.
                 if not self.active:
                     await self.restart()
-                report, error = await browser_stage()
-                why = (f"QA's own process stood still for {stood:.0f} s (a loaded machine)" if stood >= STALL_MIN_S
-                       else "a first run stopped responding")
-                rechecked = f"{why}; QA checked the game again, on a fresh browser, and this result is that second run"
+                second, second_error = await browser_stage()
+                if stood < STALL_MIN_S and second_error is not None:
+                    # the first run saw the game hang with QA itself running freely: that is the game's own
+                    # doing, and a second run QA could not finish (its fresh browser died, an overloaded
+                    # machine used up the budget) tells nothing against it
+                    rechecked = ("a first run stopped responding; QA checked the game again, on a fresh browser, but "
+                                 f"could not finish that run ({second_error}), so this result is the first run")
+                else:
+                    report, error = second, second_error
+                    why = (f"QA's own process stood still for {stood:.0f} s (a loaded machine)" if stood >= STALL_MIN_S
+                           else "a first run stopped responding")
+                    rechecked = f"{why}; QA checked the game again, on a fresh browser, and this result is that second run"
             unsure = [why for why in (report.twin_unsure, report.probes_unsure) if why]
             if unsure and error is None:
                 if _room_left(settings, used()):

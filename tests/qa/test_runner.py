@@ -133,6 +133,45 @@ def test_browser_killed_mid_check_still_gives_a_result_and_the_next_check_works(
         qa.close()
 
 
+def test_a_hang_stands_when_qa_cannot_finish_the_run_that_checks_it_again(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A first run sees the game hang; QA checks it again on a fresh browser, and that browser dies under
+    the second run (a CI run on an overloaded machine saw the second run fail to load the page). The
+    result was that second run: the hang was lost, and the evidence said the game never loaded. The first
+    run's hang must stand, and `rechecked` say why."""
+    from crumb.qa import runner as runner_module
+
+    chromium_or_skip()
+    real_play = runner_module.play
+    runs: list[int] = []
+
+    async def play(browser, *args, **kwargs):  # type: ignore[no-untyped-def]
+        runs.append(len(runs) + 1)
+        if len(runs) == 2:  # the run that checks the hang again: its fresh browser dies under it
+            main = [p for p in browser_pids(qa._engine.driver_pid) if b"--type=" not in cmdline(p)]
+            os.kill(main[0], signal.SIGKILL)
+        return await real_play(browser, *args, **kwargs)
+
+    monkeypatch.setattr(runner_module, "play", play)
+    qa = QARunner(FAST)
+    try:
+        result = qa.check(GAMES / "loop_after_start")
+        assert len(runs) == 2, f"{len(runs)} runs: the hang was not checked again, so nothing was tested"
+        codes = [f.code for f in result.findings]
+        if result.rechecked and "stood still" in result.rechecked:
+            # QA's own process stood still during the first run (a loaded machine): that hang may be QA's,
+            # so the run that failed for QA's own reasons is the result, saying so, and the game is not blamed
+            assert result.error and "browser" in result.error and "hang" not in codes, result.model_dump_json(indent=1)
+        else:
+            assert result.error is None and "hang" in codes and result.loaded and result.hook, \
+                result.model_dump_json(indent=1)
+            assert result.rechecked and "could not finish that run (the browser died during QA)" in result.rechecked \
+                and result.rechecked.endswith("this result is the first run"), result.rechecked
+        assert not result.ok
+        assert qa.check(GAMES / "mini").ok  # QA started a browser again for the next check
+    finally:
+        qa.close()
+
+
 def test_a_check_that_times_out_does_not_pull_the_browser_from_under_another() -> None:
     """Two sessions' checks share one browser. A game stuck at load uses up its check's budget, and QA
     restarts the browser after it; a check still running on that browser must not die with it (before,
