@@ -13,6 +13,7 @@ import pytest
 
 from crumb.actors.embedded import catalogue as cat
 from crumb.actors.embedded.builder import build_game
+from crumb.actors.embedded.fidelity import unbuilt_extras
 from crumb.actors.embedded.steering import apply_steering
 from crumb.actors.embedded.verifier import judge
 from tests.local_planner.test_fidelity import all_held, audited, plan_fully, rules_of
@@ -52,6 +53,34 @@ def test_a_pitch_asking_for_sound_gets_a_game_with_sound_on(tmp_path) -> None:
         build_game(plan_fully(pitch), tmp_path / pitch)
         config = (tmp_path / pitch / "config.js").read_text()
         assert json.loads(config.split("=", 1)[1].rstrip().rstrip(";"))["sound"] is on
+
+
+@pytest.mark.parametrize(("pitch", "asked"), [
+    ("pong without sound", []), ("pong, sound off", []), ("a dodge game with no power-ups", []),
+    ("snake with no power-ups or boss", []), ("tower defense with a boss, no shields", ["boss"]),
+    ("Pong ohne Soundeffekte", []), ("pong sans le son", []), ("Snake sem som", []), ("サウンドなしのスネーク", []),
+    ("不要音效的贪吃蛇", []), ("소리 없이 뱀 게임", []), ("Змейка без звука", []),
+    ("a shooter where you lose your shield when hit", ["shield"]), ("fruit ninja, sound and no particles", ["sound"]),
+])
+def test_an_extra_the_pitch_refuses_is_not_asked_for(pitch: str, asked: list[str], tmp_path) -> None:
+    """Before, "pong without sound" built pong with its sound on, and "a dodge game with no power-ups" waited
+    for a person because the Dodge game has no power-ups."""
+    spec = plan_fully(pitch)
+    assert [e for e in spec.extras if ":" not in e] == asked, spec.extras
+    assert spec.reading.shortfalls() == unbuilt_extras(asked, spec.genre), spec.reading  # what is asked, and only that
+    build_game(spec, tmp_path)
+    config = json.loads((tmp_path / "config.js").read_text().split("=", 1)[1].rstrip().rstrip(";"))
+    assert config["sound"] is ("sound" in asked)
+
+
+def test_steering_can_take_an_extra_away() -> None:
+    spec = plan_fully("pong with sound")
+    steered, notes = apply_steering(spec, ["turn off the sound and add a boss"])
+    assert steered.extras == ["boss"] and "extra: − sound" in notes and "extra: + boss" in notes, (steered.extras, notes)
+    steered, notes = apply_steering(steered, ["no boss after all"])
+    assert steered.extras == [] and notes == ["extra: − boss"], notes
+    steered, notes = apply_steering(plan_fully("pong"), ["no sound"])  # nothing to take away: understood all the same
+    assert steered.extras == [] and notes == ["extra: sound: already without it"], notes
 
 
 def test_steering_an_extra_the_game_lacks_says_so() -> None:

@@ -11,10 +11,12 @@ import re
 import unicodedata
 from collections.abc import Sequence
 from functools import lru_cache
+from typing import NamedTuple
 
 from pydantic import BaseModel, Field
 
 from crumb.actors.embedded import catalogue as cat
+from crumb.actors.embedded import refusal
 from crumb.actors.embedded.language import detect
 from crumb.actors.embedded.numbers import NumberRead, read_numbers
 from crumb.actors.embedded.text import MAX_TEXT, find_any, is_cjk, keyword_core, keyword_re, normalize
@@ -139,13 +141,25 @@ def find_colours(text: str) -> list[tuple[cat.ColourEntry, str]]:
     return [(c, w) for _, c, w in sorted(hits, key=lambda h: h[0])]
 
 
-def find_extras(text: str) -> list[str]:
-    hits = []
-    for e in cat.EXTRAS:
-        hit = find_any(text, e.keywords)
-        if hit:
-            hits.append((hit[0], e.id))
-    return [e for _, e in sorted(hits)]
+class ExtraWishes(NamedTuple):
+    asked: list[str]
+    refused: list[str]
+
+
+def read_extras(text: str) -> ExtraWishes:
+    """The extras a normalized text asks for, and those it refuses ("no sound", "without power-ups", and
+    the rest of a list they begin: "no boss or shields"), each in the text's order."""
+    hits = sorted((hit[0], hit[0] + len(hit[1]), e.id) for e in cat.EXTRAS if (hit := find_any(text, e.keywords)))
+    asked: list[str] = []
+    refused: list[str] = []
+    last_refused = -1
+    for start, end, extra in hits:
+        if refusal.refused(text, start, end) or (last_refused >= 0 and refusal.joined(text, last_refused, start)):
+            refused.append(extra)
+            last_refused = end
+        else:
+            asked.append(extra)
+    return ExtraWishes(asked, refused)
 
 
 _BIG_TEXT = ("big text", "large text", "big font", "large font", "big letters", "large print", "grote letters",
@@ -214,7 +228,7 @@ def read_pitch(pitch: str) -> Reading:
     genres = score_genres(named_text)
     theme = find_theme(text)
     colours = find_colours(text)
-    extras = find_extras(text)
+    extras = read_extras(text).asked
     nums = read_numbers(text, language)
     untimed = find_any(text, cat.NO_TIME_LIMIT)
     if untimed and nums.numbers.time_limit_s is not None:  # "60 seconds, no timer": the stated clock is kept

@@ -16,7 +16,7 @@ from crumb.actors.embedded.fidelity import after_edit, counted, support, unbuilt
 from crumb.actors.embedded.language import detect_language
 from crumb.actors.embedded.numbers import read_numbers
 from crumb.actors.embedded.pace import about_one_thing, of_one_thing, read_pace
-from crumb.actors.embedded.pitch import find_colours, find_extras, find_theme, genre_wish, knob, set_knob
+from crumb.actors.embedded.pitch import find_colours, find_theme, genre_wish, knob, read_extras, set_knob
 from crumb.actors.embedded.rules import criteria_for, describe, promises_changed, with_genre
 from crumb.actors.embedded.text import find_any, keyword_core, keyword_re, normalize
 from crumb.protocol.game import NUMBER_LIMITS, Numbers, Spec, Theme
@@ -215,11 +215,16 @@ def _text_size(spec: Spec, text: str) -> tuple[Spec, list[str]]:
 
 
 def _extras(spec: Spec, text: str) -> tuple[Spec, list[str]]:
-    added = [e for e in find_extras(text) if e not in spec.extras]
-    if not added:
+    wishes = read_extras(text)
+    added = [e for e in wishes.asked if e not in spec.extras]
+    dropped = [e for e in wishes.refused if e in spec.extras]
+    if not added and not wishes.refused:
         return spec, []
-    notes = [f"extra: + {e}" for e in added] + [f"Not carried: {x}" for x in unbuilt_extras(added, spec.genre)]
-    return spec.model_copy(update={"extras": [*spec.extras, *added]}), notes
+    notes = ([f"extra: + {e}" for e in added] + [f"extra: − {e}" for e in dropped]
+             + [f"extra: {e}: already without it" for e in wishes.refused if e not in dropped]
+             + [f"Not carried: {x}" for x in unbuilt_extras(added, spec.genre)])
+    extras = [*(e for e in spec.extras if e not in dropped), *added]
+    return spec.model_copy(update={"extras": extras}), notes
 
 
 def _look(spec: Spec, text: str) -> tuple[Spec, list[str]]:
