@@ -37,6 +37,11 @@ def test_the_builtin_folders_all_load() -> None:
     assert len(REGISTERED) >= 16
 
 
+#: what a game's code names when it has the mechanic (minesweeper's bombs are its mines, dodge's its hazards)
+DECLARED_IN_CODE = {"bombs": ("bomb", "mine", "hazard"), "upgrades": ("upgrade",), "wrap-around edges": ("wrap",),
+                    "boss": ("boss",), "combo bonus": ("combo", "streak", "chain"), "power-ups": ("power",)}
+
+
 @pytest.mark.parametrize("loaded", REGISTERED, ids=lambda g: g.genre.id)
 def test_every_registered_folder_is_complete(loaded) -> None:
     g = loaded.genre
@@ -54,6 +59,8 @@ def test_every_registered_folder_is_complete(loaded) -> None:
     assert "CrumbGame.register" in js and f'genre: "{g.id}"' in js
     assert set(g.extras) <= {e.id for e in cat.EXTRAS}, f"{g.id} declares extras the catalogue does not know"
     assert ("sound" in g.extras) == ("api.beep(" in js), f"{g.id}: extras says sound only when game.js beeps"
+    for extra, words in DECLARED_IN_CODE.items():  # a declared mechanic the code never names is not built
+        assert extra not in g.extras or any(w in js.lower() for w in words), f"{g.id} declares {extra!r}; game.js has none of {words}"
     for pitch in g.pitches:
         assert plan_fully(pitch).genre == g.id, f"{pitch!r} is not read as {g.id}"
 

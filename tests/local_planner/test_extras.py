@@ -28,6 +28,17 @@ from tests.local_planner.test_fidelity import all_held, audited, plan_fully, rul
     ("a co-op space shooter", ["two-player mode"]), ("a platformer where gravity flips", ["gravity flip"]),
     ("a snake game on a hexagonal grid", ["hexagonal grid"]), ("贪吃蛇双人对战", ["two-player mode"]),
     ("Tetris in 3D", ["3D"]), ("a three-dimensional snake", ["3D"]), ("2人で遊べるスネーク", ["two-player mode"]),
+    # mechanics a pitch adds to its genre: each passed unnamed before
+    ("a snake game where the snake wraps around the edges", ["wrap-around edges"]),
+    ("asteroids-style shooter where your ship wraps around the screen", ["wrap-around edges"]),
+    ("Snake, bei dem die Schlange durch die Wände geht", ["passing through walls"]), ("贪吃蛇，可以穿墙", ["passing through walls"]),
+    ("a breakout game with multiple balls", ["multiball"]), ("un breakout con varias bolas", ["multiball"]),
+    ("tetris with a hold piece", ["hold piece"]), ("Tetris mit Geisterstein", ["ghost piece"]),
+    ("2048 with undo", ["undo"]), ("una partita a 2048 con annulla la mossa", ["undo"]),
+    ("platformer with wall jumps", ["wall jump"]), ("platformer with a grappling hook", ["grappling hook"]),
+    ("match-3 with bombs that clear a row", ["bombs"]), ("a shooter with an upgrade shop between waves", ["upgrades"]),
+    ("a rhythm game with a song editor", ["level editor"]), ("a platformer with checkpoints", ["checkpoints"]),
+    ("a dodge game with slow motion", ["slow motion"]), ("a platformer that tells the story of a lost robot", ["story"]),
 ])
 def test_an_extra_the_game_does_not_have_is_named_and_the_verdict_waits(pitch: str, missing: list[str]) -> None:
     spec = plan_fully(pitch)
@@ -41,7 +52,10 @@ def test_an_extra_the_game_does_not_have_is_named_and_the_verdict_waits(pitch: s
 
 
 @pytest.mark.parametrize("pitch", ["tower defense with a boss every few waves", "60-second match-3 with combo bonus",
-                                   "pac-man with power-ups", "pong with sound", "minesweeper with screen shake"])
+                                   "pac-man with power-ups", "pong with sound", "minesweeper with screen shake",
+                                   "fruit ninja with bombs you must not slice", "Fruit Ninja mit Bomben",
+                                   "cookie clicker with upgrades", "a tower defense where you can upgrade towers",
+                                   "doodle jump where you wrap around the screen", "pac-man where the tunnels wrap around"])
 def test_an_extra_the_game_has_keeps_the_pass(pitch: str) -> None:
     spec = plan_fully(pitch)
     assert spec.extras and not spec.reading.shortfalls(), spec.reading

@@ -39,6 +39,7 @@ GENRE = Genre(
     themes={'candy': 2},
     palette={'bg': '#1a1230', 'accent': '#8b7bff', 'accent2': '#ffc83d', 'danger': '#ff5d73', 'fg': '#c4b8f0', 'text': '#fffaf0'},
     defaults={'time_limit_s': 60},
+    extras=('upgrades',),
     state_keys=('coins', 'perClick', 'perSecond', 'taps', 'upgrades', 'bonusVisible'),
     idle_safe=True,
 )

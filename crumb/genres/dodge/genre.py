@@ -39,7 +39,7 @@ GENRE = Genre(
     palette={'bg': '#160f24', 'accent': '#5eead4', 'accent2': '#f472b6', 'danger': '#fb7185', 'fg': '#a78bfa', 'text': '#fdf4ff'},
     defaults={'lives': 3, 'time_limit_s': 60},
     honours={'lives': None},
-    extras=('particles', 'levels get harder'),
+    extras=('particles', 'levels get harder', 'bombs'),  # its falling hazards are what a pitch drops: bombs dodged are hazards
     state_keys=('starsCollected', 'hazards', 'player', 'star'),
     survive_win=True,
 )

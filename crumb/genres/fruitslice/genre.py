@@ -90,7 +90,7 @@ GENRE = Genre(
              "text": "#ffffff"},
     defaults={"lives": 3, "time_limit_s": 60},
     honours={"lives": None, "levels": None, "level_time_s": None},
-    extras=('combo bonus', 'sound', 'particles', 'levels get harder'),  # three or more fruit in one cut: Fruit Ninja's combo
+    extras=('combo bonus', 'sound', 'particles', 'levels get harder', 'bombs'),  # three or more fruit in one cut: Fruit Ninja's combo
     state_keys=("sliced", "levelLeft", "missed", "bombsHit", "combo", "fruit", "bombs", "blade", "items"),
     survive_win=True,
 )

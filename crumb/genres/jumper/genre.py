@@ -64,7 +64,7 @@ GENRE = Genre(
              "text": "#ffffff"},
     defaults={"lives": 3, "levels": 5},
     honours={"lives": None, "levels": (1, 50), "level_time_s": None},
-    extras=('sound', 'particles', 'levels get harder'),
+    extras=('sound', 'particles', 'levels get harder', 'wrap-around edges'),
     state_keys=("height", "playerX", "playerY", "vy", "platforms", "nextPlatform", "falls"),
     idle_safe=True,
 )

@@ -67,7 +67,7 @@ GENRE = Genre(
              'text': '#f5f7fb'},
     defaults={'lives': 3},
     honours={'lives': None, 'levels': (1, 20), 'grid': (5, 14), 'level_time_s': None},
-    extras=('sound', 'particles', 'screen shake', 'levels get harder'),
+    extras=('sound', 'particles', 'screen shake', 'levels get harder', 'bombs'),
     state_keys=('grid', 'mines', 'minesLeft', 'flags', 'revealed', 'safeLeft', 'exploded', 'placed', 'flagMode',
                 'cursor', 'board', 'mineAt', 'cells', 'modeButton'),
     idle_safe=True,
