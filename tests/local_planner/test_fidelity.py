@@ -142,6 +142,24 @@ def test_a_game_whose_own_play_avoids_shoots_or_stacks_names_no_second_genre(pit
     assert judge(all_held(spec)).verdict == "PASS"
 
 
+@pytest.mark.parametrize(("pitch", "genre"), [
+    ("an endless runner, not a platformer", "runner"), ("a shooter without any dodging", "shooter"),
+    ("breakout but not pong", "breakout"), ("kein Tetris, sondern Match-3", "match3"),
+    ("不要俄罗斯方块，要贪吃蛇", "snake"), ("un runner senza piattaforme", "runner"),
+    # Portuguese "no" is "in the": not a refusal
+    ("Este é um jogo inspirado no Angry Birds: controle o pássaro principal, arraste e solte-o para lançar contra "
+     "os inimigos.", "slingshot"),
+    # a verb that takes things away is how some genres play: "remove lines" names blocks
+    ("remove lines by filling rows of blocks, tetris style", "blocks"),
+])
+def test_a_genre_the_pitch_refuses_is_not_named_by_it(pitch: str, genre: str) -> None:
+    """Before, "a runner, not a platformer" also named Platformer and waited for a person."""
+    spec = plan_fully(pitch)
+    assert spec.genre == genre and spec.reading.genre.fits is True, spec.reading.genre
+    assert not any("also names" in x for x in spec.reading.unhonoured), spec.reading.unhonoured
+    assert judge(all_held(spec)).verdict == "PASS"
+
+
 # ---------------------------------------------------------------- languages
 
 

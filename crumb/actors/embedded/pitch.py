@@ -45,25 +45,29 @@ def _genre_keywords(weak: bool) -> list[tuple[str, list[tuple[str, float]]]]:
     return sorted(table.items(), key=lambda k: (-len(k[0].rstrip("*")), k[0]))
 
 
-def score_genres(text: str, *, weak: bool = True) -> list[GenreScore]:
+def score_genres(text: str, *, weak: bool = True, language: str | None = None) -> list[GenreScore]:
     """Genres named in normalized text, best first. A longer keyword consumes its span, so
-    "ブロック崩し" counts for breakout and not again as "ブロック" for blocks."""
+    "ブロック崩し" counts for breakout and not again as "ブロック" for blocks; a genre the text refuses
+    ("a runner, not a platformer") is not named by it."""
     work = text
     found: dict[str, GenreScore] = {}
     for kw, owners in _genre_keywords(weak):
         if keyword_core(kw) not in work:
             continue
         rx = keyword_re(kw)
-        m = rx.search(work)
-        if not m:
+        spans = [x.span() for x in rx.finditer(work)]
+        if not spans:
             continue
-        for s, e in [x.span() for x in rx.finditer(work)]:
+        for s, e in spans:
             work = work[:s] + " " * (e - s) + work[e:]
+        said = next(((s, e) for s, e in spans if not refusal.refused(text, s, e, language, verbs=False)), None)
+        if said is None:
+            continue
         for genre, weight in owners:
-            gs = found.setdefault(genre, GenreScore(genre=genre, score=0, first=m.start(), words=[]))
+            gs = found.setdefault(genre, GenreScore(genre=genre, score=0, first=said[0], words=[]))
             gs.score += weight
-            gs.first = min(gs.first, m.start())
-            gs.words.append(m.group(0))
+            gs.first = min(gs.first, said[0])
+            gs.words.append(text[said[0]:said[1]])
     order = {g: i for i, g in enumerate(cat.genre_ids())}
     return sorted(found.values(), key=lambda s: (-s.score, s.first, order[s.genre]))
 
@@ -146,7 +150,7 @@ class ExtraWishes(NamedTuple):
     refused: list[str]
 
 
-def read_extras(text: str) -> ExtraWishes:
+def read_extras(text: str, language: str | None = None) -> ExtraWishes:
     """The extras a normalized text asks for, and those it refuses ("no sound", "without power-ups", and
     the rest of a list they begin: "no boss or shields"), each in the text's order."""
     hits = sorted((hit[0], hit[0] + len(hit[1]), e.id) for e in cat.EXTRAS if (hit := find_any(text, e.keywords)))
@@ -154,7 +158,7 @@ def read_extras(text: str) -> ExtraWishes:
     refused: list[str] = []
     last_refused = -1
     for start, end, extra in hits:
-        if refusal.refused(text, start, end) or (last_refused >= 0 and refusal.joined(text, last_refused, start)):
+        if refusal.refused(text, start, end, language) or (last_refused >= 0 and refusal.joined(text, last_refused, start)):
             refused.append(extra)
             last_refused = end
         else:
@@ -225,10 +229,10 @@ def read_pitch(pitch: str) -> Reading:
     lang = detect(text)
     language = lang.read_as
     unbuilt, named_text = score_unbuilt(text)
-    genres = score_genres(named_text)
+    genres = score_genres(named_text, language=language)
     theme = find_theme(text)
     colours = find_colours(text)
-    extras = read_extras(text).asked
+    extras = read_extras(text, language).asked
     nums = read_numbers(text, language)
     untimed = find_any(text, cat.NO_TIME_LIMIT)
     if untimed and nums.numbers.time_limit_s is not None:  # "60 seconds, no timer": the stated clock is kept
