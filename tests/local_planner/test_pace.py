@@ -99,6 +99,8 @@ def test_a_pace_word_alone_is_a_step_the_spec_does_not_promise(pitch: str, step:
     "snake with a 50% speed boost", "snake with double speed power-ups", "a speed x2 power-up in snake",
     "o dobro do tempo, cobrinha",
     "a platformer with double jump", "tetris with a score multiplier, 2 times",
+    # slow motion is a mechanic of its own (an extra), not a slower game
+    "a dodge game with slow motion", "un dodge con cámara lenta", "a runner where time slows when you jump", "慢动作的躲避游戏",
 ])
 def test_what_is_not_the_games_pace_is_not_read_as_one(text: str) -> None:
     assert read_pace(normalize(text)).factor is None

@@ -34,7 +34,7 @@ from functools import cache, lru_cache
 from typing import TYPE_CHECKING
 
 from crumb.actors.embedded.number_words import ONLY_IN, language_words
-from crumb.actors.embedded.text import keyword_core, keyword_re, normalize
+from crumb.actors.embedded.text import blank_keywords, keyword_core, keyword_re, normalize
 from crumb.genres import LANGUAGES
 from crumb.genres.registry import Registry, registry
 from crumb.protocol.game import LanguageReading
@@ -195,10 +195,7 @@ _ENGLISH_GLUE = frozenset({"with", "the", "and", "for", "where", "you", "your", 
 
 
 def _without_english_names(text: str) -> str:
-    for kw in _english_names(registry()):
-        if keyword_core(kw) in text:
-            text = keyword_re(kw).sub(lambda m: " " * len(m.group(0)), text)
-    return text
+    return blank_keywords(text, _english_names(registry()))
 
 
 def own_words(text: str) -> dict[str, list[str]]:

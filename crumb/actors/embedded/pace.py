@@ -14,10 +14,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from functools import lru_cache
 
 from pydantic import BaseModel, Field
 
-from crumb.actors.embedded.text import find_any, is_cjk
+from crumb.actors.embedded.text import blank_keywords, find_any, is_cjk
 
 FAST_STEP = 1.25
 SLOW_STEP = 0.8
@@ -170,6 +171,13 @@ _SHORT = re.compile(r"(?<![^\W\d_])(?:" + "|".join((
 )) + r")(?![^\W\d_])")
 
 
+@lru_cache(maxsize=1)
+def _slow_motion() -> tuple[str, ...]:
+    from crumb.actors.embedded.catalogue import EXTRAS
+
+    return next(e.keywords for e in EXTRAS if e.id == "slow motion")
+
+
 def read_pace(text: str) -> Pace:
     """The pace a normalized text asks for: its first stated factor that is about the whole game, else the step
     of its pace words; what is asked of one thing, or two ways at once, is named and left at normal."""
@@ -190,6 +198,7 @@ def read_pace(text: str) -> Pace:
     if pace.stated:
         return pace
     rest = _SHORT.sub(lambda m: " " * len(m.group(0)), text)  # "a quick game": a short one, not a fast one
+    rest = blank_keywords(rest, _slow_motion())  # a mechanic of its own, not the game's pace
     for s, e in pace.spans:  # the words of a factor are not a pace word again
         rest = rest[:s] + " " * (e - s) + rest[e:]
     fast, slow = find_any(rest, FAST), find_any(rest, SLOW)

@@ -18,7 +18,7 @@ from crumb.actors.embedded.numbers import read_numbers
 from crumb.actors.embedded.pace import about_one_thing, of_one_thing, read_pace
 from crumb.actors.embedded.pitch import find_colours, find_theme, genre_wish, knob, read_extras, set_knob
 from crumb.actors.embedded.rules import criteria_for, describe, promises_changed, with_genre
-from crumb.actors.embedded.text import find_any, keyword_core, keyword_re, normalize
+from crumb.actors.embedded.text import blank_keywords, find_any, normalize
 from crumb.protocol.game import NUMBER_LIMITS, Numbers, Spec, Theme
 
 FASTER = ("faster", "quicker", "speed up", "speed it up", "more speed", "too slow", "sneller", "vlugger",
@@ -96,10 +96,7 @@ def _counted_steps() -> tuple[str, ...]:
 
 
 def _without_steps(text: str) -> str:
-    for kw in _counted_steps():
-        if keyword_core(kw) in text:
-            text = keyword_re(kw).sub(lambda m: " " * len(m.group(0)), text)
-    return text
+    return blank_keywords(text, _counted_steps())
 
 
 def _numbers(spec: Spec, text: str) -> tuple[Spec, list[str]]:

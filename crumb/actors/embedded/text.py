@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from functools import lru_cache
 
 MAX_TEXT = 20_000
@@ -63,3 +63,12 @@ def find_any(text: str, keywords: Sequence[str]) -> tuple[int, str] | None:
         if m and (best is None or m.start() < best[0]):
             best = (m.start(), m.group(0))
     return best
+
+
+def blank_keywords(text: str, keywords: Iterable[str]) -> str:
+    """Normalized text with every match of the keywords blanked to spaces of its length, so positions hold
+    and the words around them are read without them ("slow motion" is not a slow pace)."""
+    for kw in keywords:
+        if keyword_core(kw) in text:
+            text = keyword_re(kw).sub(lambda m: " " * len(m.group(0)), text)
+    return text
