@@ -88,7 +88,9 @@ def test_fast_and_slow_at_once_keep_the_normal_pace_and_say_why() -> None:
                                              ("uma partida rápida de pong", 1.0), ("быстрая партия в змейку", 1.0),
                                              ("szybka partia w węża", 1.0), ("hızlı bir tur yılan oyunu", 1.0),
                                              ("швидка партія в змійку", 1.0), ("một ván nhanh rắn săn mồi", 1.0),
-                                             ("빠른 한 판 스네이크 게임", 1.0)])
+                                             ("빠른 한 판 스네이크 게임", 1.0), ("快速来一局贪吃蛇", 1.0),
+                                             ("来一局快速的贪吃蛇", 1.0), ("快速的贪吃蛇", 1.25),
+                                             ("快節奏的貪吃蛇", 1.25)])
 def test_a_pace_word_alone_is_a_step_the_spec_does_not_promise(pitch: str, step: float) -> None:
     spec = _spec(pitch)
     assert knob(spec.extras, "speed") == step and spec.numbers.speed is None
@@ -137,3 +139,12 @@ def test_a_factor_beyond_what_the_games_play_is_held_to_it_and_named() -> None:
     spec = _spec("snake 10x faster")
     assert spec.numbers.speed == 4
     assert "10x faster: the games play at 0.25–4 × their pace, so at 4 ×" in spec.reading.unhonoured
+
+
+@pytest.mark.parametrize(("pitch", "genre"), [("快节奏的射击游戏", "shooter"), ("快節奏的貪吃蛇", "snake"),
+                                              ("慢节奏的消消乐", "match3"), ("节奏游戏", "rhythm")])
+def test_a_pace_word_holding_a_genres_word_does_not_name_that_genre(pitch: str, genre: str) -> None:
+    """快节奏 is "fast-paced", and 节奏 ("rhythm") names rhythm games: a fast-paced shooter was built as Rhythm Tiles."""
+    spec = _spec(pitch)
+    assert spec.genre == genre and not any("also names" in x for x in spec.reading.unhonoured), spec.reading
+

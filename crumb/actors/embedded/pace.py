@@ -26,12 +26,15 @@ SLOW_STEP = 0.8
 LOWEST, HIGHEST = 0.25, 4.0
 
 FAST = ("fast", "fast-paced", "quick", "speedy", "snel", "snelle", "schnell*", "veloce", "rapid*", "빠른", "速い",
-        "高速", "快速", "rápido", "rápida", "rápidos", "veloz", "rapide*", "быстр*", "szybk*", "hızlı", "швидк*", "nhanh",
+        "高速", "快速", "快节奏", "快節奏", "rápido", "rápida", "rápidos", "veloz", "rapide*", "быстр*", "szybk*", "hızlı", "швидк*", "nhanh",
         "tốc độ cao")
 SLOW = ("slow", "slow-paced", "relaxed", "calm", "chill", "langzaam", "rustig*", "langsam*", "gemütlich", "lento",
-        "lenta", "tranquill*", "느린", "천천히", "ゆっくり", "のんびり", "慢", "悠闲", "悠閒", "tranquilo", "tranquila",
+        "lenta", "tranquill*", "느린", "천천히", "ゆっくり", "のんびり", "慢", "慢节奏", "慢節奏", "悠闲", "悠閒", "tranquilo", "tranquila",
         "relajad*", "lent", "lente", "calme", "tranquille", "calmo", "calma", "медленн*", "спокойн*", "woln*", "spokojn*",
         "yavaş", "sakin", "повільн*", "спокійн*", "chậm", "thư giãn")
+
+#: every pace word, longest first (pitch.py blanks the ones holding a genre's word before it reads the genre)
+PACE_WORDS = tuple(sorted({*FAST, *SLOW}, key=lambda w: len(w.rstrip("*")), reverse=True))
 
 #: a count of times before its word: "3 times", "two times", "zwei mal", "deux fois", "в два раза", "2倍", "두 배"
 _COUNTS = {
@@ -155,7 +158,7 @@ def _factors(text: str) -> list[tuple[int, int, float]]:
 
 #: how long a game is, not how fast it plays: "a quick game of snake", "een snel potje", "eine schnelle Runde",
 #: "une partie rapide", "una partida rápida", "быстрая партия" (a word for a round, never "game" where it can mean
-#: a fast-paced one: "ein schnelles Spiel" is fast); not yet Chinese or Japanese
+#: a fast-paced one: "ein schnelles Spiel" is fast), and "快速来一局" in Chinese
 _SHORT = re.compile(r"(?<![^\W\d_])(?:" + "|".join((
     r"(?:quick|snel|snelle)\s+(?:little\s+|short\s+)?(?:game|round|match|session|play|break|potje|spelletje)",
     r"schnelle[sn]?\s+(?:runde|partie|spielchen)",
@@ -168,7 +171,9 @@ _SHORT = re.compile(r"(?<![^\W\d_])(?:" + "|".join((
     r"hızlı\s+(?:bir\s+)?(?:tur|el)",
     r"ván\s+nhanh",
     r"빠른\s*한\s*판",
-)) + r")(?![^\W\d_])")
+)) + r")(?![^\W\d_])"
+    # Chinese, without word boundaries: "快速来一局", "来一局快速的" (Japanese says it without a fast word: サクッと)
+    r"|快速?(?:地|的)?(?:来|來|玩|打)?(?:一|1)?(?:局|把|盘|盤)|(?:来|來|玩|打)?(?:一|1)(?:局|把|盘|盤)快速的?")
 
 
 @lru_cache(maxsize=1)

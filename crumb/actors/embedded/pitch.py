@@ -19,7 +19,8 @@ from crumb.actors.embedded import catalogue as cat
 from crumb.actors.embedded import refusal
 from crumb.actors.embedded.language import detect
 from crumb.actors.embedded.numbers import NumberRead, read_numbers
-from crumb.actors.embedded.text import MAX_TEXT, find_any, is_cjk, keyword_core, keyword_re, normalize
+from crumb.actors.embedded.pace import PACE_WORDS
+from crumb.actors.embedded.text import MAX_TEXT, blank_keywords, find_any, is_cjk, keyword_core, keyword_re, normalize
 from crumb.actors.embedded.unbuilt import UNBUILT
 from crumb.protocol.game import LanguageReading
 
@@ -224,12 +225,19 @@ class Reading(BaseModel):
     title: str | None = None
 
 
+@lru_cache(maxsize=1)
+def _pace_words_naming_genres() -> tuple[str, ...]:
+    """Pace words that hold a genre's word: "快节奏的射击游戏" is a fast-paced shooter, and 节奏 names rhythm games."""
+    keywords = [kw for kw, _ in _genre_keywords(True)]
+    return tuple(w for w in PACE_WORDS if any(keyword_re(kw).search(w.rstrip("*")) for kw in keywords))
+
+
 def read_pitch(pitch: str) -> Reading:
     text = normalize(pitch)
     lang = detect(text)
     language = lang.read_as
     unbuilt, named_text = score_unbuilt(text)
-    genres = score_genres(named_text, language=language)
+    genres = score_genres(blank_keywords(named_text, _pace_words_naming_genres()), language=language)
     theme = find_theme(text)
     colours = find_colours(text)
     extras = read_extras(text, language).asked
