@@ -38,7 +38,7 @@ from tests.local_planner.test_fidelity import all_held, audited, plan_fully, rul
     ("platformer with wall jumps", ["wall jump"]), ("platformer with a grappling hook", ["grappling hook"]),
     ("match-3 with bombs that clear a row", ["bombs"]), ("a shooter with an upgrade shop between waves", ["upgrades"]),
     ("a rhythm game with a song editor", ["level editor"]), ("a platformer with checkpoints", ["checkpoints"]),
-    ("a dodge game with slow motion", ["slow motion"]), ("a platformer that tells the story of a lost robot", ["story"]),
+    ("a dodge game with slow motion", ["slow motion"]), ("gra w węża z bonusami", ["power-ups"]), ("a platformer that tells the story of a lost robot", ["story"]),
 ])
 def test_an_extra_the_game_does_not_have_is_named_and_the_verdict_waits(pitch: str, missing: list[str]) -> None:
     spec = plan_fully(pitch)

@@ -95,6 +95,19 @@ def test_a_pitch_no_genre_fits_says_the_genre_is_a_guess(pitch: str) -> None:
     assert judge(all_held(spec)).verdict == "PARTIAL"
 
 
+@pytest.mark.parametrize(("pitch", "genre"), [
+    ("a game like Galaga", "shooter"), ("a game like Centipede", "shooter"), ("a game like Subway Surfers", "runner"),
+    ("a game like Geometry Dash", "runner"), ("slither.io clone with 3 lives", "snake"),
+    # "corsa" alone is a race (not built); "corsa infinita" is an endless run
+    ("un gioco di corsa infinita con ostacoli e monete", "runner"),
+])
+def test_a_famous_game_or_a_genres_own_phrase_names_it(pitch: str, genre: str) -> None:
+    """Before, Galaga and Centipede were built as Dodge by a guess, and "corsa infinita" was read as a race."""
+    spec = plan_fully(pitch)
+    assert spec.genre == genre and spec.reading.genre.fits is True and not spec.reading.shortfalls(), spec.reading
+    assert judge(all_held(spec)).verdict == "PASS"
+
+
 @pytest.mark.parametrize("pitch", ["60-second snake", "breakout with 5 lives", "60-second match-3 with combo bonus",
                                    "falling blocks like tetris", "贪吃蛇游戏，三条命", "Schlangenspiel mit drei Leben"])
 def test_a_pitch_the_catalogue_fits_passes_when_every_probe_holds(pitch: str) -> None:

@@ -222,7 +222,7 @@ EXTRAS: tuple[ExtraEntry, ...] = (
                                            "chuỗi combo", "liên hoàn")),
     ExtraEntry(id="power-ups", keywords=("power-up*", "powerup*", "power up*", "bonus item*", "potenziament*", "道具",
                                          "强化", "強化", "파워업", "아이템", "パワーアップ", "アイテム", "potenciador*",
-                                         "des bonus", "bonusy", "bonificaci*", "bônus", "бонус*", "усилени*",
+                                         "des bonus", "bonusy", "bonusami", "bonusów", "bonusem", "bonificaci*", "bônus", "бонус*", "усилени*",
                                          "wzmocnieni*", "güçlendir*", "посилен*", "vật phẩm",
                                          "tăng sức mạnh")),
     ExtraEntry(id="high score", keywords=("high score*", "highscore*", "high-score*", "best score", "leaderboard",

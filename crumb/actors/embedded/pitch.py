@@ -84,10 +84,20 @@ def _unbuilt_keywords() -> list[tuple[str, list[tuple[str, float]]]]:
     return sorted(table.items(), key=lambda k: (-len(k[0].rstrip("*")), k[0]))
 
 
+@lru_cache(maxsize=1)
+def _genre_words_holding_unbuilt() -> tuple[str, ...]:
+    """The catalogue's strong words that hold an unbuilt genre's word: "corsa infinita" (an endless run, a
+    runner) holds "corsa" (a race)."""
+    unbuilt = [kw for kw, _ in _unbuilt_keywords()]
+    return tuple(kw for kw, _ in _genre_keywords(False)
+                 if any(keyword_re(u).search(kw.rstrip("*")) and u.rstrip("*") != kw.rstrip("*") for u in unbuilt))
+
+
 def score_unbuilt(text: str) -> tuple[list[GenreScore], str]:
     """Genres the embedded studio cannot build that normalized text asks for, best first, and the
-    text with their names blanked (so "bubble shooter" is not also read as a shooter)."""
-    work = text
+    text with their names blanked (so a name is not read again as a catalogue genre's word). A catalogue
+    genre's longer word that holds one is the catalogue's ("corsa infinita" is a runner, not a race)."""
+    work = blank_keywords(text, _genre_words_holding_unbuilt())
     found: dict[str, GenreScore] = {}
     names = {kw for g in UNBUILT for kw in g.names}
     blanked = text

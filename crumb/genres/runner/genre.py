@@ -9,7 +9,7 @@ GENRE = Genre(
     names={'en': 'Runner', 'nl': 'Renner', 'de': 'Läufer', 'it': 'Corridore', 'zh-Hans': '跑酷', 'zh-Hant': '跑酷', 'ko': '러너', 'ja': 'ランナー',
            'es': 'Corredor', 'fr': 'Coureur', 'pt': 'Corredor', 'ru': 'Раннер', 'pl': 'Biegacz', 'tr': 'Koşucu', 'uk': 'Ранер', 'vi': 'Chạy vô tận'},
     words={
-        'en': Words(strong=('runner*', 'endless run*', 'endless-run*', 'auto-run*', 'autorun*', 'dino', 't-rex', 'temple run'), weak=('run', 'running', 'jump over', 'obstacle*'), verbs=('jump*', 'hop*', 'spring*')),
+        'en': Words(strong=('runner*', 'endless run*', 'endless-run*', 'auto-run*', 'autorun*', 'dino', 't-rex', 'temple run', 'subway surfer*', 'geometry dash', 'jetpack joyride', 'canabalt'), weak=('run', 'running', 'jump over', 'obstacle*'), verbs=('jump*', 'hop*', 'spring*')),
         'nl': Words(strong=('renner', 'hardloper'), weak=('rennen', 'rent', 'springen', 'hindernissen')),
         'de': Words(strong=('endlosläufer', 'läufer'), weak=('hindernis*',)),
         'it': Words(strong=('corridore', 'corsa infinita'), weak=('corri*', 'ostacol*'), verbs=('salta',)),
@@ -26,7 +26,7 @@ GENRE = Genre(
         'uk': Words(strong=('ранер*', 'нескінченний біг', 'нескінченний ранер', 'динозавр*'), weak=('біжи', 'біг', 'бігти', 'біжить', 'перешкод*'), verbs=('стриба*',)),
         'vi': Words(strong=('chạy vô tận', 'chạy bất tận', 'khủng long'), weak=('chạy', 'chướng ngại vật'), verbs=('nhảy',)),
     },
-    famous=('endless runner', 'dino'),
+    famous=('endless runner', 'dino', 'subway surfers'),
     aliases=('endless runner', 'jump', 'dino'),
     core_loop='Your runner dashes forward on its own; jump over the obstacles that scroll in.',
     controls=GenreControls(keys=(' ', 'ArrowUp', 'ArrowDown'), pointer='click to jump',

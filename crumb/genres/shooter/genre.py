@@ -9,7 +9,7 @@ GENRE = Genre(
     names={'en': 'Shooter', 'nl': 'Schietspel', 'de': 'Ballerspiel', 'it': 'Sparatutto', 'zh-Hans': '射击', 'zh-Hant': '射擊', 'ko': '슈팅', 'ja': 'シューティング',
            'es': 'Disparos', 'fr': 'Jeu de tir', 'pt': 'Tiro', 'ru': 'Стрелялка', 'pl': 'Strzelanka', 'tr': 'Nişancı', 'uk': 'Стрілялка', 'vi': 'Bắn súng'},
     words={
-        'en': Words(strong=('space invaders', 'invaders', 'asteroids', 'shmup', 'shooter*', "shoot 'em up", 'shoot em up', 'shoot-em-up', 'shooting game'), weak=('alien*', 'laser*', 'blast*', 'enemy', 'enemies', 'spaceship*', 'ship', 'bullet*', 'shoot*')),
+        'en': Words(strong=('space invaders', 'invaders', 'asteroids', 'shmup', 'shooter*', "shoot 'em up", 'shoot em up', 'shoot-em-up', 'shooting game', 'galaga', 'galaxian', 'centipede', 'gradius', 'xevious', 'r-type', 'raiden'), weak=('alien*', 'laser*', 'blast*', 'enemy', 'enemies', 'spaceship*', 'ship', 'bullet*', 'shoot*')),
         'nl': Words(strong=('schietspel*',), weak=('vijand*', 'schiet*')),
         'de': Words(strong=('ballerspiel',), weak=('feind*', 'schieß*', 'schiess*')),
         'it': Words(strong=('sparatutto',), weak=('nemic*', 'astronav*', 'alieni', 'navicella', 'invasori', 'carro armato', 'ondate di alieni', 'spara*')),
@@ -27,7 +27,7 @@ GENRE = Genre(
         'vi': Words(strong=('bắn súng', 'bắn máy bay', 'bắn phi thuyền'), weak=('người ngoài hành tinh', 'tia laser', 'kẻ địch', 'kẻ thù', 'phi thuyền', 'tàu vũ trụ', 'đạn', 'bắn')),
         'any': Words(strong=('👾', '🔫')),
     },
-    famous=('space invaders', 'shmup'),
+    famous=('space invaders', 'shmup', 'galaga'),
     aliases=('space shooter', 'shmup', 'shoot em up', 'invaders'),
     core_loop='Move your ship along the bottom and shoot down the waves of enemies before they reach you.',
     controls=GenreControls(keys=('ArrowLeft', 'ArrowRight', ' '), pointer='move with the mouse; click to fire',

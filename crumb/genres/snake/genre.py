@@ -9,7 +9,7 @@ GENRE = Genre(
     names={'en': 'Snake', 'nl': 'Slang', 'de': 'Schlange', 'it': 'Serpente', 'zh-Hans': '贪吃蛇', 'zh-Hant': '貪食蛇', 'ko': '뱀 게임', 'ja': 'スネーク',
            'es': 'Serpiente', 'fr': 'Serpent', 'pt': 'Cobrinha', 'ru': 'Змейка', 'pl': 'Wąż', 'tr': 'Yılan', 'uk': 'Змійка', 'vi': 'Rắn săn mồi'},
     words={
-        'en': Words(strong=('snake*', 'serpent*', 'nibbles'), weak=('worm*', 'tail', 'grow', 'grows', 'longer', 'apple*'), verbs=('eat*',)),
+        'en': Words(strong=('snake*', 'serpent*', 'nibbles', 'slither.io', 'slitherio', 'slither io'), weak=('worm*', 'tail', 'grow', 'grows', 'longer', 'apple*'), verbs=('eat*',)),
         'nl': Words(strong=('slang', 'slangen*'), weak=('appel',), verbs=('eten',)),
         'de': Words(strong=('schlange*',), weak=('wurm', 'apfel'), verbs=('fressen',)),
         'it': Words(strong=('serpente*', 'serpentone'), weak=('verme', 'mela'), verbs=('mangia*',)),
