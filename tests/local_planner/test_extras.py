@@ -74,7 +74,7 @@ def test_a_pitch_asking_for_sound_gets_a_game_with_sound_on(tmp_path) -> None:
     ("snake with no power-ups or boss", []), ("tower defense with a boss, no shields", ["boss"]),
     ("Pong ohne Soundeffekte", []), ("pong sans le son", []), ("Snake sem som", []), ("サウンドなしのスネーク", []),
     ("不要音效的贪吃蛇", []), ("소리 없이 뱀 게임", []), ("Змейка без звука", []),
-    ("a shooter where you lose your shield when hit", ["shield"]), ("fruit ninja, sound and no particles", ["sound"]),
+    ("a shooter where you lose your shield when hit", ["shield"]), ("simon says, with sound and no particles", ["sound"]),
 ])
 def test_an_extra_the_pitch_refuses_is_not_asked_for(pitch: str, asked: list[str], tmp_path) -> None:
     """Before, "pong without sound" built pong with its sound on, and "a dodge game with no power-ups" waited
@@ -85,6 +85,36 @@ def test_an_extra_the_pitch_refuses_is_not_asked_for(pitch: str, asked: list[str
     build_game(spec, tmp_path)
     config = json.loads((tmp_path / "config.js").read_text().split("=", 1)[1].rstrip().rstrip(";"))
     assert config["sound"] is ("sound" in asked)
+
+
+@pytest.mark.parametrize(("pitch", "always"), [
+    ("fruit ninja without bombs", "bombs"), ("pac-man without power-ups", "power-ups"),
+    ("match-3 without particles", "particles"), ("Tower Defense ohne Upgrades", "upgrades"),
+])
+def test_an_extra_refused_that_the_game_always_has_is_named_and_the_verdict_waits(pitch: str, always: str) -> None:
+    """Sound is turned on only when asked (config.js); the rest a game has it always has, so a pitch that
+    refuses one does not get the game it asked for."""
+    spec = plan_fully(pitch)
+    name = cat.entry(spec.genre).name
+    assert spec.reading.shortfalls() == [f"the embedded {name} game always has {always}: a game without them is not "
+                                         "built; bind an agent to build it (e.g. --role builder=claude:sonnet)"]
+    assert judge(all_held(spec)).verdict == "PARTIAL"
+
+
+def test_an_extra_steered_in_that_the_game_lacks_is_a_shortfall_until_steered_out() -> None:
+    """A steering message decides like the pitch: "add a boss" to snake is not built, so the verdict waits for
+    a person, as it does for a pitch asking for one; "no boss after all" takes it back."""
+    spec = plan_fully("snake")
+    steered, _ = apply_steering(spec, ["add a boss"])
+    assert [x.split(":")[0] for x in steered.reading.shortfalls()] == ["the embedded Snake game has no boss"]
+    assert judge(all_held(steered)).verdict == "PARTIAL"
+    back, _ = apply_steering(steered, ["no boss after all"])
+    assert back.reading.shortfalls() == [] and judge(all_held(back)).verdict == "PASS"
+    kept, notes = apply_steering(plan_fully("fruit ninja without bombs"), ["keep the bombs"])
+    assert kept.reading.shortfalls() == [] and notes == ["extra: + bombs"], (kept.reading, notes)
+    steered, notes = apply_steering(plan_fully("match-3 with sound"), ["turn off particles"])
+    assert notes == ["Not carried: the embedded Match-3 game always has particles: a game without them is not built; "
+                     "bind an agent to build it (e.g. --role builder=claude:sonnet)"], notes
 
 
 def test_steering_can_take_an_extra_away() -> None:
@@ -120,6 +150,14 @@ def test_no_timer_drops_the_genres_default_clock_and_is_checked(pitch: str, tmp_
     notes = build_game(spec, tmp_path)
     config = json.loads((tmp_path / "config.js").read_text().split("=", 1)[1].rstrip().rstrip(";"))
     assert config["timeLimit"] is None, notes
+
+
+@pytest.mark.parametrize("message", ["remove the timer", "no more timer", "turn off the timer", "no timer"])
+def test_steering_the_timer_away_drops_the_clock_and_is_checked(message: str) -> None:
+    """Before, "remove the timer" was not understood."""
+    steered, notes = apply_steering(plan_fully("match-3"), [message])
+    assert cat.NO_CLOCK in steered.extras and notes == ["extra: + no time limit"], notes
+    assert "noclock" in {c.id for c in steered.criteria}
 
 
 def test_a_stated_clock_and_no_timer_at_once_keep_the_clock_and_say_so() -> None:

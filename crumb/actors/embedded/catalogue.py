@@ -21,7 +21,7 @@ from crumb.genres.registry import Registry, registry
 # GENRES and NUMBER_SUPPORT come from the module __getattr__ below (read from the registry when asked)
 __all__ = ["LANGUAGES", "GENRES", "NUMBER_SUPPORT",  # noqa: F822
            "CatalogueEntry", "GenreControls", "ThemeEntry", "ColourEntry",
-           "ExtraEntry", "THEMES", "DEFAULT_THEME", "COLOURS", "EXTRAS", "NO_CLOCK", "NO_TIME_LIMIT", "RUNTIME_EXTRAS", "KNOBS", "genres", "genre_ids", "entry",
+           "ExtraEntry", "THEMES", "DEFAULT_THEME", "COLOURS", "EXTRAS", "NO_CLOCK", "NO_TIME_LIMIT", "RUNTIME_EXTRAS", "SWITCHABLE_EXTRAS", "KNOBS", "genres", "genre_ids", "entry",
            "theme", "number_support", "evidence_id"]
 
 
@@ -203,7 +203,9 @@ COLOURS: tuple[ColourEntry, ...] = (
 )
 
 #: a round without a clock: the runtime plays it in every genre (the builder drops a genre's default clock)
-NO_TIME_LIMIT = ("no time limit", "no timer", "untimed", "without a timer", "without time limit", "geen tijdslimiet",
+NO_TIME_LIMIT = ("no time limit", "no timer", "untimed", "without a timer", "without time limit", "without the timer",
+                 "no more timer", "no more time limit", "remove the timer", "remove the time limit", "turn off the timer",
+                 "disable the timer", "get rid of the timer", "kein timer", "timer entfernen", "geen tijdslimiet",
                  "zonder tijdslimiet", "geen timer", "ohne zeitlimit", "kein zeitlimit", "ohne timer",
                  "senza limite di tempo", "senza timer", "不限时", "不限時", "没有时间限制", "沒有時間限制",
                  "시간 제한 없이", "제한 시간 없이", "時間制限なし", "制限時間なし", "sin límite de tiempo",
@@ -215,6 +217,8 @@ NO_TIME_LIMIT = ("no time limit", "no timer", "untimed", "without a timer", "wit
 NO_CLOCK = "no time limit"
 #: extras the shared runtime gives every game, whatever its folder declares
 RUNTIME_EXTRAS = (NO_CLOCK,)
+#: extras a game has that the builder turns on only when asked (config.js): the rest a game always has
+SWITCHABLE_EXTRAS = ("sound",)
 
 EXTRAS: tuple[ExtraEntry, ...] = (
     ExtraEntry(id=NO_CLOCK, keywords=NO_TIME_LIMIT),

@@ -159,6 +159,27 @@ def unbuilt_extras(extras: Sequence[str], genre: str) -> list[str]:
             for x in extras if x in known and x not in has]
 
 
+def unremovable_extras(refused: Sequence[str], genre: str) -> list[str]:
+    """The extras a pitch or a steering refuses ("fruit ninja without bombs") that the genre's embedded game
+    always has: named, so a game that still has them is not taken for the one asked for."""
+    if genre not in cat.genre_ids():
+        return []
+    return [f"the embedded {genre_name(genre)} game always has {x}: a game without them is not built; {AGENT_HINT}"
+            for x in refused if x in cat.entry(genre).extras and x not in cat.SWITCHABLE_EXTRAS]
+
+
+def extras_after_edit(reading: PitchReading | None, before: Spec, after: Spec) -> PitchReading | None:
+    """A person's steering decides the extras too: one steered in that the game does not have is a shortfall,
+    as it is in a pitch, and one steered out (or no longer missing after a change of genre) is not."""
+    if reading is None:
+        return None
+    old = set(unbuilt_extras(before.extras, before.genre))
+    back = {line for x in after.extras for line in unremovable_extras([x], after.genre)}  # refused, then asked again
+    kept = [x for x in reading.unhonoured if x not in old and x not in back]
+    return reading.model_copy(update={"unhonoured": [*kept, *(x for x in unbuilt_extras(after.extras, after.genre)
+                                                                if x not in kept)]})
+
+
 def nearest_note(asked: str, genre: str) -> str:
     return (f"the embedded studio has no {asked} game; it built the nearest, {genre_name(genre)}: "
             f"/approve to keep it, or {AGENT_HINT}")

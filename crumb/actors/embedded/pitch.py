@@ -232,6 +232,7 @@ class Reading(BaseModel):
     colours: list[str] = Field(default_factory=list)
     colour_words: list[str] = Field(default_factory=list)
     extras: list[str] = Field(default_factory=list)
+    refused: list[str] = Field(default_factory=list, description="extras the pitch refuses ('no power-ups')")
     title: str | None = None
 
 
@@ -250,7 +251,8 @@ def read_pitch(pitch: str) -> Reading:
     genres = score_genres(blank_keywords(named_text, _pace_words_naming_genres()), language=language)
     theme = find_theme(text)
     colours = find_colours(text)
-    extras = read_extras(text, language).asked
+    wishes = read_extras(text, language)
+    extras = wishes.asked
     nums = read_numbers(text, language)
     untimed = find_any(text, cat.NO_TIME_LIMIT)
     if untimed and nums.numbers.time_limit_s is not None:  # "60 seconds, no timer": the stated clock is kept
@@ -273,6 +275,7 @@ def read_pitch(pitch: str) -> Reading:
         colours=[c.id for c, _ in colours],
         colour_words=[w for _, w in colours],
         extras=extras,
+        refused=wishes.refused,
         title=_quoted_title(quoted),
     )
 

@@ -12,7 +12,15 @@ from functools import lru_cache
 
 from crumb.actors.embedded import catalogue as cat
 from crumb.actors.embedded.catalogue import NO_CLOCK, NO_TIME_LIMIT
-from crumb.actors.embedded.fidelity import after_edit, counted, support, unbuilt_extras, unread_numbers
+from crumb.actors.embedded.fidelity import (
+    after_edit,
+    counted,
+    extras_after_edit,
+    support,
+    unbuilt_extras,
+    unread_numbers,
+    unremovable_extras,
+)
 from crumb.actors.embedded.language import detect_language
 from crumb.actors.embedded.numbers import read_numbers
 from crumb.actors.embedded.pace import about_one_thing, of_one_thing, read_pace
@@ -217,9 +225,11 @@ def _extras(spec: Spec, text: str) -> tuple[Spec, list[str]]:
     dropped = [e for e in wishes.refused if e in spec.extras]
     if not added and not wishes.refused:
         return spec, []
+    kept = unremovable_extras(wishes.refused, spec.genre)
+    always = {e for e in wishes.refused if unremovable_extras([e], spec.genre)}
     notes = ([f"extra: + {e}" for e in added] + [f"extra: − {e}" for e in dropped]
-             + [f"extra: {e}: already without it" for e in wishes.refused if e not in dropped]
-             + [f"Not carried: {x}" for x in unbuilt_extras(added, spec.genre)])
+             + [f"extra: {e}: already without it" for e in wishes.refused if e not in dropped and e not in always]
+             + [f"Not carried: {x}" for x in (*unbuilt_extras(added, spec.genre), *kept)])
     extras = [*(e for e in spec.extras if e not in dropped), *added]
     return spec.model_copy(update={"extras": extras}), notes
 
@@ -280,4 +290,6 @@ def apply_steering(spec: Spec, messages: Sequence[str], *, genre_changes: bool =
     if promises_changed(spec, original):
         spec = spec.model_copy(update={"criteria": criteria_for(spec)})
         spec = spec.model_copy(update={"reading": after_edit(spec.reading, original, spec, by="steering")})
+    if spec.extras != original.extras or spec.genre != original.genre:
+        spec = spec.model_copy(update={"reading": extras_after_edit(spec.reading, original, spec)})
     return spec, notes
