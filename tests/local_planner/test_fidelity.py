@@ -157,7 +157,9 @@ def test_a_game_whose_own_play_avoids_shoots_or_stacks_names_no_second_genre(pit
 
 @pytest.mark.parametrize(("pitch", "genre"), [
     ("an endless runner, not a platformer", "runner"), ("a shooter without any dodging", "shooter"),
-    ("breakout but not pong", "breakout"), ("kein Tetris, sondern Match-3", "match3"),
+    ("breakout but not pong", "breakout"), ("kein Tetris, sondern Match-3", "match3"), ("a match-3, not tetris", "match3"),
+    # "not" before a verb is a rule of play, not a refusal
+    ("fruit ninja with bombs you must not slice", "fruitslice"),
     ("不要俄罗斯方块，要贪吃蛇", "snake"), ("un runner senza piattaforme", "runner"),
     # Portuguese "no" is "in the": not a refusal
     ("Este é um jogo inspirado no Angry Birds: controle o pássaro principal, arraste e solte-o para lançar contra "
@@ -171,6 +173,15 @@ def test_a_genre_the_pitch_refuses_is_not_named_by_it(pitch: str, genre: str) ->
     assert spec.genre == genre and spec.reading.genre.fits is True, spec.reading.genre
     assert not any("also names" in x for x in spec.reading.unhonoured), spec.reading.unhonoured
     assert judge(all_held(spec)).verdict == "PASS"
+
+
+@pytest.mark.parametrize(("pitch", "word"), [("pac-man without ghosts", "ghosts"),
+                                             ("a flappy bird clone without pipes", "pipes")])
+def test_a_genres_own_word_the_pitch_refuses_is_named_and_the_verdict_waits(pitch: str, word: str) -> None:
+    """The embedded game has its ghosts and pipes: a game without them is another game."""
+    spec = plan_fully(pitch)
+    assert [x.split(",")[0] for x in spec.reading.shortfalls()] == [f"the pitch leaves out {word!r}"], spec.reading
+    assert judge(all_held(spec)).verdict == "PARTIAL"
 
 
 # ---------------------------------------------------------------- languages

@@ -11,8 +11,8 @@ from collections.abc import Sequence
 from crumb.actors.embedded import catalogue as cat
 from crumb.actors.embedded.builder import SPEED_RANGE
 from crumb.actors.embedded.numbers import NumberRead, UnreadNumber
-from crumb.actors.embedded.pitch import read_pitch
-from crumb.actors.embedded.text import keyword_re
+from crumb.actors.embedded.pitch import GenreScore, read_pitch
+from crumb.actors.embedded.text import find_any, keyword_re
 from crumb.genres import Count
 from crumb.protocol.game import (
     NUMBER_PATHS,
@@ -166,6 +166,15 @@ def unremovable_extras(refused: Sequence[str], genre: str) -> list[str]:
         return []
     return [f"the embedded {genre_name(genre)} game always has {x}: a game without them is not built; {AGENT_HINT}"
             for x in refused if x in cat.entry(genre).extras and x not in cat.SWITCHABLE_EXTRAS]
+
+
+def left_out(scores: Sequence[GenreScore], genre: str) -> list[str]:
+    """The genre's own words a pitch refuses ("pac-man without ghosts", "a platformer without enemies"): the
+    embedded game has them, so it is not the game asked for."""
+    words = [w for w in next((s.refused for s in scores if s.genre == genre), [])
+             if not any(find_any(w, e.keywords) for e in cat.EXTRAS)]  # an extra refused is named as one
+    return [f"the pitch leaves out {w!r}, which the embedded {genre_name(genre)} game has: a game without it is not "
+            f"built; {AGENT_HINT}" for w in dict.fromkeys(words)]
 
 
 def extras_after_edit(reading: PitchReading | None, before: Spec, after: Spec) -> PitchReading | None:

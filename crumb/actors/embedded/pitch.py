@@ -32,6 +32,7 @@ class GenreScore(BaseModel):
     score: float
     first: int
     words: list[str]
+    refused: list[str] = Field(default_factory=list, description="its words the text refuses ('pac-man without ghosts')")
 
 
 @lru_cache(maxsize=2)
@@ -49,9 +50,11 @@ def _genre_keywords(weak: bool) -> list[tuple[str, list[tuple[str, float]]]]:
 def score_genres(text: str, *, weak: bool = True, language: str | None = None) -> list[GenreScore]:
     """Genres named in normalized text, best first. A longer keyword consumes its span, so
     "ブロック崩し" counts for breakout and not again as "ブロック" for blocks; a genre the text refuses
-    ("a runner, not a platformer") is not named by it."""
+    ("a runner, not a platformer") is not named by it; a word refused of a genre named otherwise is kept in
+    its `refused` ("pac-man without ghosts": the game has ghosts)."""
     work = text
     found: dict[str, GenreScore] = {}
+    refused: dict[str, list[str]] = {}
     for kw, owners in _genre_keywords(weak):
         if keyword_core(kw) not in work:
             continue
@@ -63,12 +66,17 @@ def score_genres(text: str, *, weak: bool = True, language: str | None = None) -
             work = work[:s] + " " * (e - s) + work[e:]
         said = next(((s, e) for s, e in spans if not refusal.refused(text, s, e, language, verbs=False)), None)
         if said is None:
+            for genre, _ in owners:
+                refused.setdefault(genre, []).append(text[spans[0][0]:spans[0][1]])
             continue
         for genre, weight in owners:
             gs = found.setdefault(genre, GenreScore(genre=genre, score=0, first=said[0], words=[]))
             gs.score += weight
             gs.first = min(gs.first, said[0])
             gs.words.append(text[said[0]:said[1]])
+    for genre, words in refused.items():
+        if genre in found:
+            found[genre].refused = words
     order = {g: i for i, g in enumerate(cat.genre_ids())}
     return sorted(found.values(), key=lambda s: (-s.score, s.first, order[s.genre]))
 

@@ -15,6 +15,7 @@ from crumb.actors.embedded import catalogue as cat
 from crumb.actors.embedded.fidelity import (
     AGENT_HINT,
     counted,
+    left_out,
     nearest_note,
     stated_numbers,
     unbuilt_extras,
@@ -289,6 +290,7 @@ def plan(
     unhonoured += unread_numbers(reading.numbers, spec, embedded=True)
     unhonoured += unbuilt_extras(spec.extras, genre)
     unhonoured += unremovable_extras(reading.refused, genre)
+    unhonoured += left_out(reading.genres, genre)
     guesses = [] if any(v is not None for v in reading.numbers.numbers.model_dump().values()) else [
         f"the pitch states no {'number the game carries' if reading.numbers.unread else 'numbers'}: "
         "the game's own defaults apply (the build notes list them)"]

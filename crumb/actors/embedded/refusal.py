@@ -17,6 +17,8 @@ _NEGATIONS = ("no", "not", "without", "w/o", "never", "zero", "geen", "zonder", 
               "ohne", "senza", "niente", "nessun", "nessuna", "nessuno", "sin", "nada de", "ningún", "ninguna", "sans",
               "pas de", "aucun", "aucune", "sem", "nenhum", "nenhuma", "без", "нет", "немає", "bez", "żadnych",
               "żadnego", "żadnej", "không", "không có")
+#: "not" before a verb is a rule of play ("bombs you must not slice"): a genre's word is refused by these only
+_NOT_FOR_GENRES = ("but not", "and not", "not a", "not an", "or not")
 #: verbs that take a thing away: an extra, not a genre ("remove the lines" is how Tetris is played)
 _TAKE_AWAY = ("turn off", "turned off", "switch off", "switched off", "disable", "disabled", "remove", "removed",
               "mute", "muted", "get rid of", "zet uit", "togli", "rimuovi", "disattiva", "quita", "quitar",
@@ -55,10 +57,14 @@ class _Reader:
     def __init__(self, verbs: bool, language: str | None) -> None:
         def words(base: tuple[str, ...], more: tuple[str, ...]) -> str:
             kept = tuple(w for w in (*base, *(more if verbs else ())) if w not in _NOT_REFUSING.get(language or "", ()))
+            if not verbs and "not" in kept:
+                kept = (*(w for w in kept if w != "not"), *_NOT_FOR_GENRES)
             return _alternatives(kept)
 
         between = _alternatives(_BETWEEN)
-        self.before = re.compile(rf"(?<![^\W\d_])(?:{words(_NEGATIONS, _TAKE_AWAY)})\s+(?:(?:{between})\s+){{0,2}}$")
+        after_comma = "" if verbs else r"|,\s*not"  # "a match-3, not tetris"
+        self.before = re.compile(rf"(?:(?<![^\W\d_])(?:{words(_NEGATIONS, _TAKE_AWAY)}){after_comma})\s+"
+                                 rf"(?:(?:{between})\s+){{0,2}}$")
         self.after = re.compile(rf"\s*[:=]?\s*(?:{words(_AFTER, _AFTER_TAKE_AWAY)})(?![^\W\d_])")
         self.cjk_before = re.compile(rf"(?:{words(_CJK_BEFORE, _CJK_BEFORE_TAKE_AWAY)})(?:的|任何)?\s*$")
         self.cjk_after = re.compile(rf"\s*(?:は|を|が|이|가|을|를|은|는)?\s*(?:{words(_CJK_AFTER, _CJK_AFTER_TAKE_AWAY)})")
