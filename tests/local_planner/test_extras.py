@@ -38,6 +38,7 @@ from tests.local_planner.test_fidelity import all_held, audited, plan_fully, rul
     ("platformer with wall jumps", ["wall jump"]), ("platformer with a grappling hook", ["grappling hook"]),
     ("match-3 with bombs that clear a row", ["bombs"]), ("a shooter with an upgrade shop between waves", ["upgrades"]),
     ("a rhythm game with a song editor", ["level editor"]), ("a platformer with checkpoints", ["checkpoints"]),
+    ("snake where the snake goes through walls", ["passing through walls"]),
     ("a dodge game with slow motion", ["slow motion"]), ("gra w węża z bonusami", ["power-ups"]), ("a platformer that tells the story of a lost robot", ["story"]),
 ])
 def test_an_extra_the_game_does_not_have_is_named_and_the_verdict_waits(pitch: str, missing: list[str]) -> None:
@@ -60,6 +61,14 @@ def test_an_extra_the_game_has_keeps_the_pass(pitch: str) -> None:
     spec = plan_fully(pitch)
     assert spec.extras and not spec.reading.shortfalls(), spec.reading
     assert judge(all_held(spec)).verdict == "PASS"
+
+
+@pytest.mark.parametrize("pitch", ["breakout: break through the wall of bricks", "stack a tower many stories high",
+                                   "match-3 tiles with a drop shadow"])
+def test_a_games_own_words_are_not_taken_for_an_extra(pitch: str) -> None:
+    """Breaking through a wall of bricks is breakout, not passing through walls; a tower's stories are floors."""
+    spec = plan_fully(pitch)
+    assert [e for e in spec.extras if ":" not in e] == [] and not spec.reading.shortfalls(), (spec.extras, spec.reading)
 
 
 def test_a_pitch_asking_for_sound_gets_a_game_with_sound_on(tmp_path) -> None:
