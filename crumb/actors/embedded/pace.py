@@ -178,6 +178,8 @@ _SHORT = re.compile(r"(?<![^\W\d_])(?:" + "|".join((
 
 @lru_cache(maxsize=1)
 def _slow_motion() -> tuple[str, ...]:
+    """The slow-motion extra's words, blanked before a pace is read. Imported when first asked: the catalogue
+    reads the genre registry, which the number and steering readers that import pace do not all need."""
     from crumb.actors.embedded.catalogue import EXTRAS
 
     return next(e.keywords for e in EXTRAS if e.id == "slow motion")

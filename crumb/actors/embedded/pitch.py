@@ -20,7 +20,16 @@ from crumb.actors.embedded import refusal
 from crumb.actors.embedded.language import detect
 from crumb.actors.embedded.numbers import NumberRead, read_numbers
 from crumb.actors.embedded.pace import PACE_WORDS
-from crumb.actors.embedded.text import MAX_TEXT, blank_keywords, find_any, is_cjk, keyword_core, keyword_re, normalize
+from crumb.actors.embedded.text import (
+    MAX_TEXT,
+    blank_keywords,
+    find_any,
+    is_cjk,
+    keyword_core,
+    keyword_re,
+    normalize,
+    words_holding,
+)
 from crumb.actors.embedded.unbuilt import UNBUILT
 from crumb.protocol.game import LanguageReading
 
@@ -96,9 +105,7 @@ def _unbuilt_keywords() -> list[tuple[str, list[tuple[str, float]]]]:
 def _genre_words_holding_unbuilt() -> tuple[str, ...]:
     """The catalogue's strong words that hold an unbuilt genre's word: "corsa infinita" (an endless run, a
     runner) holds "corsa" (a race)."""
-    unbuilt = [kw for kw, _ in _unbuilt_keywords()]
-    return tuple(kw for kw, _ in _genre_keywords(False)
-                 if any(keyword_re(u).search(kw.rstrip("*")) and u.rstrip("*") != kw.rstrip("*") for u in unbuilt))
+    return words_holding((kw for kw, _ in _genre_keywords(False)), (kw for kw, _ in _unbuilt_keywords()))
 
 
 def score_unbuilt(text: str) -> tuple[list[GenreScore], str]:
@@ -240,15 +247,14 @@ class Reading(BaseModel):
     colours: list[str] = Field(default_factory=list)
     colour_words: list[str] = Field(default_factory=list)
     extras: list[str] = Field(default_factory=list)
-    refused: list[str] = Field(default_factory=list, description="extras the pitch refuses ('no power-ups')")
+    refused_extras: list[str] = Field(default_factory=list, description="extras the pitch refuses ('no power-ups')")
     title: str | None = None
 
 
 @lru_cache(maxsize=1)
 def _pace_words_naming_genres() -> tuple[str, ...]:
     """Pace words that hold a genre's word: "快节奏的射击游戏" is a fast-paced shooter, and 节奏 names rhythm games."""
-    keywords = [kw for kw, _ in _genre_keywords(True)]
-    return tuple(w for w in PACE_WORDS if any(keyword_re(kw).search(w.rstrip("*")) for kw in keywords))
+    return words_holding(PACE_WORDS, (kw for kw, _ in _genre_keywords(True)))
 
 
 def read_pitch(pitch: str) -> Reading:
@@ -283,7 +289,7 @@ def read_pitch(pitch: str) -> Reading:
         colours=[c.id for c, _ in colours],
         colour_words=[w for _, w in colours],
         extras=extras,
-        refused=wishes.refused,
+        refused_extras=wishes.refused,
         title=_quoted_title(quoted),
     )
 

@@ -289,7 +289,7 @@ def plan(
     unhonoured += reading.numbers.pace.unhonoured
     unhonoured += unread_numbers(reading.numbers, spec, embedded=True)
     unhonoured += unbuilt_extras(spec.extras, genre)
-    unhonoured += unremovable_extras(reading.refused, genre)
+    unhonoured += unremovable_extras(reading.refused_extras, genre)
     unhonoured += left_out(reading.genres, genre)
     guesses = [] if any(v is not None for v in reading.numbers.numbers.model_dump().values()) else [
         f"the pitch states no {'number the game carries' if reading.numbers.unread else 'numbers'}: "

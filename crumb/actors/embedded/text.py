@@ -65,6 +65,14 @@ def find_any(text: str, keywords: Sequence[str]) -> tuple[int, str] | None:
     return best
 
 
+def words_holding(words: Iterable[str], keywords: Iterable[str]) -> tuple[str, ...]:
+    """The words (keywords themselves) inside which another of `keywords` matches: "快节奏" (fast-paced) holds
+    节奏 (rhythm), "corsa infinita" (an endless run) holds "corsa" (a race)."""
+    keywords = tuple(keywords)
+    return tuple(w for w in words if any(k.rstrip("*") != w.rstrip("*") and keyword_re(k).search(w.rstrip("*"))
+                                         for k in keywords))
+
+
 def blank_keywords(text: str, keywords: Iterable[str]) -> str:
     """Normalized text with every match of the keywords blanked to spaces of its length, so positions hold
     and the words around them are read without them ("slow motion" is not a slow pace)."""
