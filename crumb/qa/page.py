@@ -333,17 +333,21 @@ class Evidence:
             self.find("network_blocked", f"the game tried to reach {url[:200]} (blocked: games must not use the network)")
 
 
-async def guarded(step: Awaitable[T], what: str | Callable[[], str], timeout: float, ev: Evidence) -> T:
+async def guarded(step: Awaitable[T], what: str | Callable[[], str], timeout: float, ev: Evidence,
+                  progress: Callable[[], int] | None = None) -> T:
     """Await `step` for at most `timeout` s; Hang on timeout, Aborted when the check is stopped. `what`
     names the step in the Hang, or says it when the hang is found (a probe's steps: which one was on).
 
     With `ev.sched`, a step past its limit while QA's threads wait for a CPU is given more time, until
     it ends or one of the browser's threads has run for most of the limit (sched.py): a loaded machine
-    must not turn a good game into a hang."""
+    must not turn a good game into a hang. `progress` is a count the step raises as it gets on (the game
+    time its context has run): a late step is judged from the last rise, since a long wait whose game
+    time keeps advancing is a game at work, however much CPU the whole wait costs (a painting page's
+    minute of game time costs seconds of it); the check's own budget bounds it."""
     task = asyncio.ensure_future(step)
     stop = asyncio.ensure_future(ev.abort.wait())
     try:
-        done = await _settled(task, stop, max(timeout, 0.001), ev)
+        done = await _settled(task, stop, max(timeout, 0.001), ev, progress)
     except BaseException:  # we were cancelled: do not leave the step behind unobserved
         task.cancel()
         task.add_done_callback(lambda t: t.cancelled() or t.exception())
@@ -364,10 +368,11 @@ async def guarded(step: Awaitable[T], what: str | Callable[[], str], timeout: fl
     raise Hang(what() if callable(what) else what)
 
 
-async def _settled(task: asyncio.Future[T], stop: asyncio.Future[Any], timeout: float,
-                   ev: Evidence) -> set[asyncio.Future[Any]]:
-    """Whichever of `task` and `stop` ended within `timeout` (empty: neither), stretched while starved.
-    The counts are read only once a step is FIRST_LOOK_S late, and judged over the rest of the limit."""
+async def _settled(task: asyncio.Future[T], stop: asyncio.Future[Any], timeout: float, ev: Evidence,
+                   progress: Callable[[], int] | None = None) -> set[asyncio.Future[Any]]:
+    """Whichever of `task` and `stop` ended within `timeout` (empty: neither), stretched while starved
+    or while `progress` rises. The counts are read only once a step is FIRST_LOOK_S late, and judged over
+    the rest of the limit, counted again from each rise of `progress`."""
     look = min(FIRST_LOOK_S, timeout / 2)
     if ev.sched is None:
         done, _ = await asyncio.wait({task, stop}, timeout=timeout, return_when=asyncio.FIRST_COMPLETED)
@@ -376,9 +381,15 @@ async def _settled(task: asyncio.Future[T], stop: asyncio.Future[Any], timeout: 
     if done:
         return done
     before, since, wait = ev.sched(), time.monotonic(), timeout - look
+    mark = progress() if progress is not None else 0
     while True:
         done, _ = await asyncio.wait({task, stop}, timeout=wait, return_when=asyncio.FIRST_COMPLETED)
-        if done or judge_late(before, ev.sched(), time.monotonic() - since, timeout - look) == "hang":
+        if done:
+            return done
+        if progress is not None and progress() != mark:  # it got on: judge it from here
+            mark, before, since, wait = progress(), ev.sched(), time.monotonic(), timeout - look
+            continue
+        if judge_late(before, ev.sched(), time.monotonic() - since, timeout - look) == "hang":
             return done
         wait = STARVED_STEP_S
 
@@ -437,6 +448,7 @@ class GameContext:
         self.sick = False  # one of its pages crashed or closed: never hand it to another check
         self.checks = 0  # the checks it served (the pool retires it after RETIRE_AFTER)
         self.wipe_url: str | None = None  # during recycle: the blank page of the game's origin the fence serves
+        self.game_ms = 0  # game time its clock has run, in all: a long wait still advancing it is at work (guarded)
 
     async def open(self, timeout: float, *, spare: int = 0) -> None:
         """Create the context; `spare` tabs are opened now, on about:blank, for new_tab to use. Each has its
@@ -589,6 +601,7 @@ class GameContext:
                 if raw:
                     self.ev.page_error(raw)
             remaining -= chunk
+            self.game_ms += chunk
 
     async def close(self, timeout: float = 3.0) -> bool:
         """Close the context; False when even that hung (the caller should restart the browser)."""

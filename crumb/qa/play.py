@@ -624,8 +624,9 @@ class _Stage:
                 await self.step(ctx, tab, step, rect, limit)
 
         try:
-            # the probe's limit holds for all its steps together, as guarded judges a step's
-            await guarded(steps(), lambda: current, limit, self.ev)
+            # the probe's limit holds for all its steps together, as guarded judges a step's, counted
+            # from the last time the game's clock moved on (a long wait is many chunks of game time)
+            await guarded(steps(), lambda: current, limit, self.ev, progress=lambda: ctx.game_ms)
             after = await tab.state(self.step_s)
             if "state" not in after:
                 return ProbeResult(id=criterion.id, ok=False,

@@ -101,3 +101,22 @@ def test_a_late_step_is_a_hang_when_a_browser_thread_ran_or_none_worked_for_long
     assert judge_late(before, counts({1: (10.0, 5.0), 3: (0.05, 0.6)}), elapsed_s=1.0, limit_s=1.0) == "starved"
     # starved long enough, a loop that kept running still adds up to a hang
     assert judge_late(before, counts({1: (10.85, 9.0)}), elapsed_s=5.0, limit_s=1.0) == "hang"
+
+
+@pytest.mark.browser
+def test_a_long_wait_whose_game_time_keeps_advancing_is_not_a_hang() -> None:
+    """A probe's limit holds for its steps together, but a long wait is many chunks of game time: a game
+    whose clock keeps moving on is at work, however much CPU the whole wait costs (a painting page's
+    minute of game time costs seconds of it), while a game stuck in a loop is still caught."""
+    chromium_or_skip()
+    # five minutes of game time cost seconds of the renderer's CPU: many times this limit
+    tight = QASettings(load_timeout_s=10.0, probe_timeout_s=1.0, timeout_s=120.0)
+    long_wait = criteria({"id": "long", "text": "The game is still there after five minutes",
+                          "probe": {"steps": [{"do": "start"}, {"do": "wait", "ms": 300_000}],
+                                    "expect": [{"path": "phase", "op": "==", "value": "over"}]}})
+    with QARunner(tight) as qa:
+        result = qa.check(GAMES / "good", criteria=long_wait, controls=["ArrowLeft", "ArrowRight"])
+        assert "hang" not in [f.code for f in result.findings], result.model_dump_json(indent=1)
+        assert result.ok and [p.ok for p in result.probes] == [True], result.model_dump_json(indent=1)
+        looping = qa.check(GAMES / "loop_after_start", criteria=long_wait)
+    assert "hang" in [f.code for f in looping.findings], looping.model_dump_json(indent=1)
