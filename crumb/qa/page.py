@@ -116,7 +116,7 @@ PLAY_JS = """async ({ms, chunk, rect, frame}) => {
 
 # 2D painting that QA can switch, with a note of any read made while it is off that a page not painting cannot
 # answer as a painting one would: such a read saw a canvas that does not show what the game drew, so the game
-# may go on to compute something else (play.py then checks the game again, every page painting). Probe pages
+# may go on to compute something else (the runner then checks the game again, those pages painting). Probe pages
 # judge state() only, and painting is most of what a canvas game costs under a fast clock (a 960x640 software
 # canvas: ~4 ms a frame, so 60 s of game time took 15 s): they start with painting off. The main check's twin
 # (its run without input) starts with it on, and play.py turns it off once state() tells the two runs apart;

@@ -154,7 +154,7 @@ class PlayReport:
     inputs: list[str] = field(default_factory=list)
     film: list[Shot] = field(default_factory=list)  # the filmstrip's frames (none when not asked for)
     # why this run's pages that did not paint could not show what QA needed (the runner checks again with
-    # every page painting): the twin's, whether input changes the game (input_responds is None then); the
+    # those pages painting): the twin's, whether input changes the game (input_responds is None then); the
     # probes', that the game computed from pixels that were never painted
     twin_unsure: str | None = None
     probes_unsure: str | None = None
@@ -313,7 +313,7 @@ class _Stage:
     def __init__(self, browser: Browser, base: str, url: str, settings: QASettings,
                  ev: Evidence, pool: ContextPool | None = None, quiet: bool = True) -> None:
         self.browser, self.base, self.url = browser, base, url
-        self.quiet = quiet  # pages that judge state() alone do not paint (play's `quiet`)
+        self.quiet = quiet  # probe pages, which judge state() alone, do not paint (play's `quiet_probes`)
         self.pixels_read = False  # a probe page read canvas pixels (or what it did not keep) while it did not paint
         self.pool = pool
         self.settings, self.ev = settings, ev
@@ -710,18 +710,20 @@ def _first_line(exc: BaseException) -> str:
 
 async def play(browser: Browser, base: str, url: str, *, criteria: Sequence[Criterion],
                controls: Sequence[str], settings: QASettings, ev: Evidence,
-               pool: ContextPool | None = None, film_frames: int = 0, quiet: bool = True) -> PlayReport:
+               pool: ContextPool | None = None, film_frames: int = 0, quiet_twin: bool = True,
+               quiet_probes: bool = True) -> PlayReport:
     """Run every browser check; a broken game is evidence, not an exception (only QA's own failure raises).
     `film_frames` > 0: record the main play-through's filmstrip (that many evenly spread frames, and the
-    first after each input) into the report. `quiet`: probe pages do not paint, and the twin stops painting
-    where state() tells the runs apart (unless QUIET_TWIN is off); False: every page paints throughout (the
-    runner's second run when the first could not tell: report.twin_unsure, report.probes_unsure)."""
-    stage = _Stage(browser, base, url, settings, ev, pool, quiet)
+    first after each input) into the report. `quiet_twin`: the twin stops painting where state() tells the
+    runs apart (unless QUIET_TWIN is off); `quiet_probes`: probe pages do not paint. False: those pages
+    paint throughout (the runner's second run of what the first could not tell: report.twin_unsure,
+    report.probes_unsure; only those, as painting is most of a page's cost under the fast clock)."""
+    stage = _Stage(browser, base, url, settings, ev, pool, quiet_probes)
     report = PlayReport(ev=ev)
 
     async def main_part(ctx: GameContext, main: GameTab, twin: GameTab) -> None:
         try:
-            await stage.main(ctx, main, twin, controls, report, film_frames, quiet and QUIET_TWIN)
+            await stage.main(ctx, main, twin, controls, report, film_frames, quiet_twin and QUIET_TWIN)
         except Hang as exc:
             try:  # a runaway allocation looks like a hang until the renderer dies: give it a moment
                 await asyncio.wait_for(ev.abort.wait(), CRASH_GRACE_S)

@@ -79,6 +79,19 @@ async def _removed(path: str, timeout: float) -> None:
         await asyncio.sleep(0.005)
 
 
+@dataclass(frozen=True)
+class Painting:
+    """Which of a run's pages paint throughout: those a first run could not tell by (PlayReport's
+    twin_unsure, probes_unsure), and only those, since painting is most of a page's cost."""
+
+    twin: bool = False
+    probes: bool = False
+
+    def said(self) -> str:
+        return " and ".join(what for what, on in (("both runs of the main check", self.twin),
+                                                  ("its probe pages", self.probes)) if on) or "no page"
+
+
 class _Engine:
     """The async side; every method runs on the runner's loop thread."""
 
@@ -303,10 +316,10 @@ class _Engine:
             return (time.monotonic() - started - (self.stalled - stalled_before) - (self.starting - starting_before)
                     - waiting.seconds())
 
-        async def browser_stage(alone: bool = False, quiet: bool = True) -> tuple[PlayReport, str | None]:
+        async def browser_stage(alone: bool = False, paint: Painting = Painting()) -> tuple[PlayReport, str | None]:
             async with self.turns.take(waiting, alone=alone):
                 return await self._browser_stage(game_dir, entry, criteria, controls, used, settings, film_frames,
-                                                 quiet)
+                                                 paint)
 
         try:  # the static stage reads the folder: bounded by the check's own budget like the browser stage
             static = await asyncio.wait_for(asyncio.to_thread(check_static, game_dir, entry, manifest, settings),
@@ -347,9 +360,10 @@ class _Engine:
             unsure = [why for why in (report.twin_unsure, report.probes_unsure) if why]
             if unsure and error is None:
                 if _room_left(settings, used()):
-                    report, error = await browser_stage(quiet=False)
-                    again = (f"{'; and '.join(unsure)}; QA checked the game again with every page painting, and this "
-                             f"result is that {'third' if rechecked else 'second'} run")
+                    paint = Painting(twin=report.twin_unsure is not None, probes=report.probes_unsure is not None)
+                    report, error = await browser_stage(paint=paint)
+                    again = (f"{'; and '.join(unsure)}; QA checked the game again with {paint.said()} painting, and "
+                             f"this result is that {'third' if rechecked else 'second'} run")
                     rechecked = f"{rechecked}; then {again}" if rechecked else again
                 else:  # no time for another run: nothing is taken to work on evidence that cannot show it
                     _unchecked(report)
@@ -366,7 +380,7 @@ class _Engine:
     async def _browser_stage(self, game_dir: Path, entry: str, criteria: Sequence[Criterion],
                              controls: Sequence[str], used: Callable[[], float],
                              settings: QASettings, film_frames: int = 0,
-                             quiet: bool = True) -> tuple[PlayReport, str | None]:
+                             paint: Painting = Painting()) -> tuple[PlayReport, str | None]:
         """One run of the game in the browser; QA's own failures come back as the error, never raised."""
         ev = Evidence(sched=self.sched_counts)
         report = PlayReport(ev=ev)
@@ -391,7 +405,7 @@ class _Engine:
                     report = await self._within_budget(
                         play(browser, server.base, server.url(entry), criteria=criteria,
                              controls=controls, settings=settings, ev=ev, pool=self.pool, film_frames=film_frames,
-                             quiet=quiet),
+                             quiet_twin=not paint.twin, quiet_probes=not paint.probes),
                         used, settings.timeout_s)
                 finally:
                     for attempt in self.fence.attempts(since):  # what went below request interception
@@ -453,8 +467,8 @@ class _Engine:
 
 def _unchecked(report: PlayReport) -> None:
     """What a run whose unpainted pages could not show what QA needed says when there is no time to check
-    again with every page painting: input and probes unknown, and why."""
-    late = "and less than half of qa.timeout_s was left to check again with every page painting"
+    again with those pages painting: input and probes unknown, and why."""
+    late = "and less than half of qa.timeout_s was left to check again with those pages painting"
     if report.twin_unsure:
         report.ev.find("input_unchecked", f"QA could not tell whether input changes the game: {report.twin_unsure}, {late}")
     if report.probes_unsure:

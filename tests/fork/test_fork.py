@@ -49,7 +49,7 @@ def test_fork_at_spec_with_another_binding_continues_to_pass_and_replays(root, d
     original = events(root, sid)
     c = cut(root, sid, "spec")
     fid = _fork(root, sid, "--at", "spec", "--preset", "cross-local")
-    state = wait_done(root, fid)
+    state = wait_done(root, fid, timeout=300)  # two rounds of real QA, the first checked twice: minutes when loaded
     assert state.done["reason"] == "pass"
     assert state.round == 2  # cross-local broke the first build on purpose: the fix loop ran in the fork
     got = events(root, fid)

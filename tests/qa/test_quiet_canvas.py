@@ -1,7 +1,7 @@
 """A 2D canvas that does not paint (probe pages, and the main check's twin once it stops painting) must
 answer a game exactly as a painting one does: what the game can read back (styles, the transform, text
 metrics, the errors its calls throw) is the same, or the page says it was read (then QA checks the game
-again, every page painting). Otherwise a probe would judge a game that computes something else.
+again, those pages painting). Otherwise a probe would judge a game that computes something else.
 
 Each test runs the same script of canvas calls in real Chromium on pages QA's way (page.py's
 _PAINT_SWITCH_JS), and on a page with no script of QA's at all, and compares what the game saw.
@@ -140,7 +140,7 @@ READS = """(read) => { const g = document.getElementById('c').getContext('2d');
 @pytest.mark.parametrize("read", ["path", "stroke", "dash", "filter", "colour", "alpha", "current", "pixels"])
 def test_a_read_a_page_without_painting_cannot_answer_is_noted(browser: Any, site: GameServer, read: str) -> None:
     """Paths are not built and some values are not worked out while painting is off: reading them marks the
-    page, and play.py checks the game again with every page painting."""
+    page, and the runner checks the game again with those pages painting."""
     got = run(browser, site, NO_PAINT_JS, read, steps=READS)
     assert got["quiet"] == ["#112233", 0.5, "10px sans-serif", 1, True, True, False] and got["before"] is False, got
     assert got["after"] is True, got

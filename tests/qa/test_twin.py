@@ -2,7 +2,7 @@
 input) once state() tells the runs apart.
 
 What a user relies on: every fact is measured, whichever pages painted. A game that reads its own canvas
-pixels, or whose state() does not show what input does, is checked again with every page painting, and
+pixels, or whose state() does not show what input does, is checked again with both runs painting, and
 the result says so; a game whose state() shows input is checked once.
 """
 
@@ -89,11 +89,11 @@ def test_a_game_whose_state_shows_input_is_checked_once(qa: QARunner) -> None:
         assert result.rechecked is None and [p.ok for p in result.probes] == [True] * len(GOOD), result.probes
 
 
-def test_a_game_reading_its_own_pixels_is_checked_again_with_every_page_painting(qa: QARunner, tmp_path: Path) -> None:
+def test_a_game_reading_its_own_pixels_is_checked_again_with_both_runs_painting(qa: QARunner, tmp_path: Path) -> None:
     result = qa.check(game(tmp_path, "reads_pixels", READS_PIXELS), controls=["ArrowLeft"])
     assert result.input_responds is False and "no_input_response" in codes(result), result.model_dump_json(indent=1)
     assert result.rechecked is not None and "read its canvas's pixels" in result.rechecked \
-        and "every page painting" in result.rechecked, result.rechecked
+        and "both runs of the main check painting" in result.rechecked, result.rechecked
 
 
 def test_a_twin_started_without_painting_for_a_hook_that_then_goes_is_not_compared_by_pictures(
@@ -114,7 +114,8 @@ def test_a_probe_on_a_game_computing_from_its_pixels_is_judged_on_a_painting_pag
                                                                                   tmp_path: Path) -> None:
     result = qa.check(game(tmp_path, "reads_its_drawing", READS_ITS_DRAWING), criteria=[SEES_RED])
     assert [(p.id, p.ok) for p in result.probes] == [("red", True)], result.model_dump_json(indent=1)
-    assert result.rechecked is not None and "on a probe page" in result.rechecked, result.rechecked
+    assert result.rechecked is not None and "on a probe page" in result.rechecked \
+        and "its probe pages painting" in result.rechecked, result.rechecked
 
 
 def test_without_time_for_a_second_run_input_is_not_taken_to_work(qa: QARunner, tmp_path: Path,
