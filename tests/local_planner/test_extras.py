@@ -126,6 +126,20 @@ def test_an_extra_steered_in_that_the_game_lacks_is_a_shortfall_until_steered_ou
                      "bind an agent to build it (e.g. --role builder=claude:sonnet)"], notes
 
 
+def test_after_a_change_of_genre_what_the_pitch_refuses_is_weighed_against_the_new_game() -> None:
+    """"pac-man without ghosts" is not the maze game; steered to snake, nothing of the pitch is left out, and
+    the verdict need not wait. "fruit ninja without bombs" steered to minesweeper: that game has bombs too."""
+    steered, _ = apply_steering(plan_fully("pac-man without ghosts"), ["make it a snake game"])
+    assert steered.genre == "snake" and steered.reading.shortfalls() == [], steered.reading
+    assert judge(all_held(steered)).verdict == "PASS"
+    steered, _ = apply_steering(plan_fully("fruit ninja without bombs"), ["make it minesweeper"])
+    assert steered.reading.shortfalls() == ["the embedded Minesweeper game always has bombs: a game without them is "
+                                            "not built; bind an agent to build it (e.g. --role builder=claude:sonnet)"]
+    assert judge(all_held(steered)).verdict == "PARTIAL"
+    steered, _ = apply_steering(steered, ["make it snake"])
+    assert steered.reading.shortfalls() == [] and judge(all_held(steered)).verdict == "PASS"
+
+
 def test_steering_can_take_an_extra_away() -> None:
     spec = plan_fully("pong with sound")
     steered, notes = apply_steering(spec, ["turn off the sound and add a boss"])

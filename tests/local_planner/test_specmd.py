@@ -91,6 +91,19 @@ def test_editing_the_genre_re_aims_rules_and_probes() -> None:
     assert next(c for c in out.criteria if c.id == "genre").probe.expect[0].value == "pong"
 
 
+def test_a_genre_or_extra_edited_in_spec_md_is_weighed_as_steering_weighs_it() -> None:
+    """A person's edit decides like a steering message: the maze game a pitch left the ghosts out of is no
+    shortfall once they make it snake, and an extra they add that the game lacks is one."""
+    spec = _spec("pac-man without ghosts")
+    assert [x.split(",")[0] for x in spec.reading.shortfalls()] == ["the pitch leaves out 'ghosts'"]
+    out = parse_spec_markdown(_edit(spec_markdown(spec), "- genre: maze", "- genre: snake"), spec)
+    assert out.genre == "snake" and out.reading.shortfalls() == [], out.reading
+    md = spec_markdown(_spec("snake")).replace("## Extras\n\n", "## Extras\n\n- boss\n")
+    out = parse_spec_markdown(md, _spec("snake"))
+    assert out.extras == ["boss"] and [x.split(":")[0] for x in out.reading.shortfalls()] == [
+        "the embedded Snake game has no boss"], out.reading
+
+
 def test_plain_text_edits() -> None:
     spec = _spec(PITCHES[0])
     md = _edit(spec_markdown(spec), "# Neon Snake", "# Hungry Hungry Snake")

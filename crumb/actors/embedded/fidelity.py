@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from crumb.actors.embedded import catalogue as cat
 from crumb.actors.embedded.builder import SPEED_RANGE
 from crumb.actors.embedded.numbers import NumberRead, UnreadNumber
-from crumb.actors.embedded.pitch import GenreScore, read_pitch
+from crumb.actors.embedded.pitch import GenreScore, Reading, read_pitch
 from crumb.actors.embedded.text import find_any, keyword_re
 from crumb.genres import Count
 from crumb.protocol.game import (
@@ -177,16 +177,28 @@ def left_out(scores: Sequence[GenreScore], genre: str) -> list[str]:
             f"built; {AGENT_HINT}" for w in dict.fromkeys(words)]
 
 
+def refusals(reading: Reading, genre: str) -> list[str]:
+    """What a pitch refuses that the genre's embedded game has, extras and the genre's own words alike."""
+    return [*unremovable_extras(reading.refused_extras, genre), *left_out(reading.genres, genre)]
+
+
 def extras_after_edit(reading: PitchReading | None, before: Spec, after: Spec) -> PitchReading | None:
     """A person's steering decides the extras too: one steered in that the game does not have is a shortfall,
-    as it is in a pitch, and one steered out (or no longer missing after a change of genre) is not."""
+    as it is in a pitch, and one steered out (or no longer missing after a change of genre) is not. After a
+    change of genre, what the pitch refuses is weighed against the new genre's game, not the old one's."""
     if reading is None:
         return None
     old = set(unbuilt_extras(before.extras, before.genre))
     back = {line for x in after.extras for line in unremovable_extras([x], after.genre)}  # refused, then asked again
-    kept = [x for x in reading.unhonoured if x not in old and x not in back]
-    return reading.model_copy(update={"unhonoured": [*kept, *(x for x in unbuilt_extras(after.extras, after.genre)
-                                                                if x not in kept)]})
+    stale: set[str] = set()
+    fresh: list[str] = []
+    if after.genre != before.genre and after.pitch:
+        pitched = read_pitch(after.pitch)
+        stale, fresh = set(refusals(pitched, before.genre)), refusals(pitched, after.genre)
+    kept = [x for x in reading.unhonoured if x not in old and x not in back and x not in stale]
+    added = [*fresh, *unbuilt_extras(after.extras, after.genre)]
+    return reading.model_copy(update={"unhonoured": [*kept, *(x for x in dict.fromkeys(added)
+                                                                if x not in kept and x not in back)]})
 
 
 def nearest_note(asked: str, genre: str) -> str:

@@ -15,12 +15,11 @@ from crumb.actors.embedded import catalogue as cat
 from crumb.actors.embedded.fidelity import (
     AGENT_HINT,
     counted,
-    left_out,
     nearest_note,
+    refusals,
     stated_numbers,
     unbuilt_extras,
     unread_numbers,
-    unremovable_extras,
 )
 from crumb.actors.embedded.pitch import GenreScore, Reading, Wish, genre_wish, human_lines, read_pitch, score_genres
 from crumb.actors.embedded.rules import criteria_for, describe
@@ -289,8 +288,7 @@ def plan(
     unhonoured += reading.numbers.pace.unhonoured
     unhonoured += unread_numbers(reading.numbers, spec, embedded=True)
     unhonoured += unbuilt_extras(spec.extras, genre)
-    unhonoured += unremovable_extras(reading.refused_extras, genre)
-    unhonoured += left_out(reading.genres, genre)
+    unhonoured += refusals(reading, genre)
     guesses = [] if any(v is not None for v in reading.numbers.numbers.model_dump().values()) else [
         f"the pitch states no {'number the game carries' if reading.numbers.unread else 'numbers'}: "
         "the game's own defaults apply (the build notes list them)"]

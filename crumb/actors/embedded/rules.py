@@ -11,7 +11,7 @@ from typing import Any
 
 from crumb.actors.embedded import catalogue as cat
 from crumb.actors.embedded.catalogue import NO_CLOCK
-from crumb.actors.embedded.fidelity import NUMBER_PROBES, after_edit, support
+from crumb.actors.embedded.fidelity import NUMBER_PROBES, after_edit, extras_after_edit, support
 from crumb.actors.embedded.pitch import score_genres
 from crumb.actors.embedded.text import normalize
 from crumb.protocol.game import Controls, Criterion, Expect, Numbers, Probe, ProbeStep, Spec
@@ -195,7 +195,10 @@ class EmbeddedSpecRules:
                 spec = with_genre(spec.model_copy(update={"genre": base.genre}), spec.genre, "")  # rules follow the genre
                 spec = spec.model_copy(update={"rationale": rationale})
             spec = spec.model_copy(update={"criteria": criteria_for(spec)})
-        return spec.model_copy(update={"reading": after_edit(base.reading, base, spec, by="user")})
+        reading = after_edit(base.reading, base, spec, by="user")
+        if spec.extras != base.extras or spec.genre != base.genre:  # weighed as steering weighs them
+            reading = extras_after_edit(reading, base, spec)
+        return spec.model_copy(update={"reading": reading})
 
 
 SPEC_RULES = EmbeddedSpecRules()
