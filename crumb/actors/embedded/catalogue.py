@@ -412,6 +412,16 @@ EXTRAS: tuple[ExtraEntry, ...] = (
                                            "spowalnia czas", "ağır çekim", "zamanı yavaşlat*", "quay chậm",
                                            "làm chậm thời gian", "慢动作", "慢動作", "子弹时间", "子彈時間", "时间变慢",
                                            "時間變慢", "슬로우 모션", "슬로모션", "スローモーション", "バレットタイム")),
+    # the player shooting: a shooter's, a bubble shooter's, a tower defense's towers' and a slingshot's play;
+    # "flappy bird but you can shoot" is another game (verbs and guns only: lasers and bullets are often dodged)
+    ExtraEntry(id="shooting", keywords=("shoot", "shoots", "shooting", "shoot at", "gun", "guns", "handgun*",
+                                        "schiet", "schieten", "schiet op", "schießen", "schießt", "schiessen",
+                                        "schiesst", "ballern", "ballert", "sparare", "spara", "sparando", "disparar",
+                                        "dispara", "disparando", "tirer sur", "tire sur", "tirer des", "atirar",
+                                        "atira", "atirando", "стрелять", "стреляет", "стреляя", "стрельб*",
+                                        "strzelać", "strzela", "strzelanie", "ateş et*", "ateş ed*", "стріляти",
+                                        "стріляє", "стріляючи", "bắn", "射击", "射擊", "开枪", "開槍", "쏘는", "쏠 수",
+                                        "쏘기", "사격", "撃つ", "撃て", "射撃", "発砲")),
     ExtraEntry(id="story", keywords=("story", "storyline", "story mode", "storytelling", "narrative",
                                      "cutscene*", "cut-scene*", "dialogue*", "verhaal", "verhaallijn", "handlung",
                                      "storia", "trama", "modo historia", "histoire", "scénario", "história", "enredo",

@@ -70,7 +70,7 @@ GENRE = Genre(
     defaults={"lives": 3, "levels": 3},
     honours={"lives": None, "levels": (1, 20), "moves": (1, 500), "level_time_s": None},
     rule_numbers=(3, 6),
-    extras=('sound', 'particles', 'screen shake', 'levels get harder'),
+    extras=('sound', 'particles', 'screen shake', 'levels get harder', 'shooting'),
     state_keys=("board", "current", "next", "shots", "popped", "dropped", "bubblesLeft", "ceilingDrop", "movesLeft",
                 "flying", "aim", "launcher"),
     idle_safe=True,

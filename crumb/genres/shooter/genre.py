@@ -41,7 +41,7 @@ GENRE = Genre(
     palette={'bg': '#070b18', 'accent': '#48e5c2', 'accent2': '#fcd34d', 'danger': '#ff4766', 'fg': '#93a4c8', 'text': '#eef4ff'},
     defaults={'lives': 3},
     honours={'lives': None, 'levels': None, 'level_time_s': None},
-    extras=('sound', 'particles', 'levels get harder'),
+    extras=('sound', 'particles', 'levels get harder', 'shooting'),
     state_keys=('enemiesLeft', 'wave', 'shipX', 'killed'),
     survive_win=True,
 )

@@ -66,7 +66,7 @@ GENRE = Genre(
              "text": "#f7fbf4"},
     defaults={"lives": 10, "levels": 5},
     honours={"lives": None, "levels": (1, 30)},
-    extras=('boss', 'sound', 'particles', 'levels get harder', 'upgrades'),
+    extras=('boss', 'sound', 'particles', 'levels get harder', 'upgrades', 'shooting'),
     state_keys=("wave", "coins", "cost", "towers", "enemies", "kills", "leaked", "cursor", "road", "cells"),
     survive_win=True,
 )
