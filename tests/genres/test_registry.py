@@ -40,7 +40,7 @@ def test_the_builtin_folders_all_load() -> None:
 #: what a game's code names when it has the mechanic (minesweeper's bombs are its mines, dodge's its hazards)
 DECLARED_IN_CODE = {"bombs": ("bomb", "mine", "hazard"), "upgrades": ("upgrade",), "wrap-around edges": ("wrap",),
                     "boss": ("boss",), "combo bonus": ("combo", "streak", "chain"), "power-ups": ("power",),
-                    "shooting": ("shoot", "shot", "fire")}
+                    "shooting": ("shoot", "shot", "fire"), "chasing enemies": ("chase", "hunt")}
 
 
 @pytest.mark.parametrize("loaded", REGISTERED, ids=lambda g: g.genre.id)

@@ -42,6 +42,8 @@ from tests.local_planner.test_fidelity import all_held, audited, plan_fully, rul
     ("a dodge game with slow motion", ["slow motion"]), ("gra w węża z bonusami", ["power-ups"]), ("a platformer that tells the story of a lost robot", ["story"]),
     ("flappy bird but you can shoot", ["shooting"]), ("a platformer where you shoot the enemies", ["shooting"]),
     ("Snake, bei dem die Schlange schießen kann", ["shooting"]), ("会开枪的贪吃蛇", ["shooting"]),
+    ("a dodge game where the enemies chase you", ["chasing enemies"]),
+    ("un juego de esquivar donde los enemigos te persiguen", ["chasing enemies"]),
 ])
 def test_an_extra_the_game_does_not_have_is_named_and_the_verdict_waits(pitch: str, missing: list[str]) -> None:
     spec = plan_fully(pitch)
@@ -60,7 +62,9 @@ def test_an_extra_the_game_does_not_have_is_named_and_the_verdict_waits(pitch: s
                                    "cookie clicker with upgrades", "a tower defense where you can upgrade towers",
                                    "doodle jump where you wrap around the screen", "pac-man where the tunnels wrap around",
                                    "a bubble shooter where you shoot bubbles", "tower defense where towers shoot the enemies",
-                                   "angry birds: shoot the birds at the pigs' towers", "space invaders where you shoot aliens"])
+                                   "angry birds: shoot the birds at the pigs' towers", "space invaders where you shoot aliens",
+                                   "a maze where ghosts chase you", "吃豆人，鬼会追你",
+                                   "hungry hole io game where a rival hole hunts you"])
 def test_an_extra_the_game_has_keeps_the_pass(pitch: str) -> None:
     spec = plan_fully(pitch)
     assert spec.extras and not spec.reading.shortfalls(), spec.reading

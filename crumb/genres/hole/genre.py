@@ -60,7 +60,7 @@ GENRE = Genre(
              "text": "#eceff4"},
     defaults={"lives": 3, "time_limit_s": 90},
     honours={"lives": None},
-    extras=('sound', 'particles'),
+    extras=('sound', 'particles', 'chasing enemies'),
     state_keys=("holeX", "holeY", "holeRadius", "swallowed", "objects", "eatenBy", "rival", "nextTarget", "tooBig"),
     survive_win=True,
 )

@@ -70,7 +70,7 @@ GENRE = Genre(
     defaults={"lives": 3, "levels": 3},
     honours={"lives": None, "levels": None, "level_time_s": None},
     rule_numbers=(4,),
-    extras=('combo bonus', 'power-ups', 'sound', 'particles', 'levels get harder', 'wrap-around edges'),
+    extras=('combo bonus', 'power-ups', 'sound', 'particles', 'levels get harder', 'wrap-around edges', 'chasing enemies'),
     state_keys=("pelletsLeft", "pelletsEaten", "powered", "ghostsEaten", "deaths", "player", "ghosts", "maze", "cells"),
     survive_win=False,
 )
