@@ -468,11 +468,15 @@ class _Engine:
 def _unchecked(report: PlayReport) -> None:
     """What a run whose unpainted pages could not show what QA needed says when there is no time to check
     again with those pages painting: input and probes unknown, and why."""
-    late = "and less than half of qa.timeout_s was left to check again with those pages painting"
+    def late(paint: Painting) -> str:
+        return f"and less than half of qa.timeout_s was left to check again with {paint.said()} painting"
+
     if report.twin_unsure:
-        report.ev.find("input_unchecked", f"QA could not tell whether input changes the game: {report.twin_unsure}, {late}")
+        report.ev.find("input_unchecked", f"QA could not tell whether input changes the game: {report.twin_unsure}, "
+                       f"{late(Painting(twin=True))}")
     if report.probes_unsure:
-        report.ev.find("probes_unchecked", f"the probes' results cannot be trusted: {report.probes_unsure}, {late}")
+        report.ev.find("probes_unchecked", f"the probes' results cannot be trusted: {report.probes_unsure}, "
+                       f"{late(Painting(probes=True))}")
         report.probes = [p if not p.ok else p.model_copy(update={"ok": False, "detail": f"not checkable: {report.probes_unsure}"})
                          for p in report.probes]
 

@@ -124,7 +124,8 @@ def test_without_time_for_a_second_run_input_is_not_taken_to_work(qa: QARunner, 
     result = qa.check(game(tmp_path, "reads_pixels", READS_PIXELS), controls=["ArrowLeft"])
     assert result.input_responds is None and not result.ok, result.model_dump_json(indent=1)
     unchecked = [f.message for f in result.findings if f.code == "input_unchecked"]
-    assert unchecked and "read its canvas's pixels" in unchecked[0], result.findings
+    assert unchecked and "read its canvas's pixels" in unchecked[0] \
+        and "to check again with both runs of the main check painting" in unchecked[0], result.findings
     assert result.rechecked is None
 
 
