@@ -309,11 +309,27 @@ class ContextPool:
         await asyncio.gather(*(c.close() for c in contexts), return_exceptions=True)
 
 
+@dataclass(frozen=True)
+class Painting:
+    """Which of a run's pages paint throughout: those a first run could not tell by (PlayReport's
+    twin_unsure, probes_unsure), and only those, since painting is most of a page's cost."""
+
+    twin: bool = False
+    probes: bool = False
+
+    def said(self) -> str:
+        return " and ".join(what for what, on in (("both runs of the main check", self.twin),
+                                                  ("its probe pages", self.probes)) if on) or "no page"
+
+
+FIRST_RUN = Painting()  # a first run: no page paints throughout that need not
+
+
 class _Stage:
     def __init__(self, browser: Browser, base: str, url: str, settings: QASettings,
                  ev: Evidence, pool: ContextPool | None = None, quiet: bool = True) -> None:
         self.browser, self.base, self.url = browser, base, url
-        self.quiet = quiet  # probe pages, which judge state() alone, do not paint (play's `quiet_probes`)
+        self.quiet = quiet  # probe pages, which judge state() alone, do not paint (unless play's `paint` says)
         self.pixels_read = False  # a probe page read canvas pixels (or what it did not keep) while it did not paint
         self.pool = pool
         self.settings, self.ev = settings, ev
@@ -710,20 +726,18 @@ def _first_line(exc: BaseException) -> str:
 
 async def play(browser: Browser, base: str, url: str, *, criteria: Sequence[Criterion],
                controls: Sequence[str], settings: QASettings, ev: Evidence,
-               pool: ContextPool | None = None, film_frames: int = 0, quiet_twin: bool = True,
-               quiet_probes: bool = True) -> PlayReport:
+               pool: ContextPool | None = None, film_frames: int = 0, paint: Painting = FIRST_RUN) -> PlayReport:
     """Run every browser check; a broken game is evidence, not an exception (only QA's own failure raises).
     `film_frames` > 0: record the main play-through's filmstrip (that many evenly spread frames, and the
-    first after each input) into the report. `quiet_twin`: the twin stops painting where state() tells the
-    runs apart (unless QUIET_TWIN is off); `quiet_probes`: probe pages do not paint. False: those pages
-    paint throughout (the runner's second run of what the first could not tell: report.twin_unsure,
-    report.probes_unsure; only those, as painting is most of a page's cost under the fast clock)."""
-    stage = _Stage(browser, base, url, settings, ev, pool, quiet_probes)
+    first after each input) into the report. By default probe pages do not paint, and the twin stops
+    painting where state() tells the runs apart (unless QUIET_TWIN is off); `paint` names those that paint
+    throughout instead (the runner's second run of what the first could not tell)."""
+    stage = _Stage(browser, base, url, settings, ev, pool, quiet=not paint.probes)
     report = PlayReport(ev=ev)
 
     async def main_part(ctx: GameContext, main: GameTab, twin: GameTab) -> None:
         try:
-            await stage.main(ctx, main, twin, controls, report, film_frames, quiet_twin and QUIET_TWIN)
+            await stage.main(ctx, main, twin, controls, report, film_frames, not paint.twin and QUIET_TWIN)
         except Hang as exc:
             try:  # a runaway allocation looks like a hang until the renderer dies: give it a moment
                 await asyncio.wait_for(ev.abort.wait(), CRASH_GRACE_S)

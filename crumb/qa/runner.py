@@ -31,7 +31,7 @@ from crumb.qa.fence import Fence
 from crumb.qa.film import save_film, write_entry
 from crumb.qa.limits import lower_share, open_limits
 from crumb.qa.page import Aborted, Evidence, Hang
-from crumb.qa.play import ContextPool, PlayReport, play
+from crumb.qa.play import FIRST_RUN, ContextPool, Painting, PlayReport, play
 from crumb.qa.sched import Counts, read_sched
 from crumb.qa.server import GameServer
 from crumb.qa.static import StaticReport, check_static
@@ -77,19 +77,6 @@ async def _removed(path: str, timeout: float) -> None:
     deadline = time.monotonic() + timeout
     while os.path.exists(path) and time.monotonic() < deadline:
         await asyncio.sleep(0.005)
-
-
-@dataclass(frozen=True)
-class Painting:
-    """Which of a run's pages paint throughout: those a first run could not tell by (PlayReport's
-    twin_unsure, probes_unsure), and only those, since painting is most of a page's cost."""
-
-    twin: bool = False
-    probes: bool = False
-
-    def said(self) -> str:
-        return " and ".join(what for what, on in (("both runs of the main check", self.twin),
-                                                  ("its probe pages", self.probes)) if on) or "no page"
 
 
 class _Engine:
@@ -316,7 +303,7 @@ class _Engine:
             return (time.monotonic() - started - (self.stalled - stalled_before) - (self.starting - starting_before)
                     - waiting.seconds())
 
-        async def browser_stage(alone: bool = False, paint: Painting = Painting()) -> tuple[PlayReport, str | None]:
+        async def browser_stage(alone: bool = False, paint: Painting = FIRST_RUN) -> tuple[PlayReport, str | None]:
             async with self.turns.take(waiting, alone=alone):
                 return await self._browser_stage(game_dir, entry, criteria, controls, used, settings, film_frames,
                                                  paint)
@@ -380,7 +367,7 @@ class _Engine:
     async def _browser_stage(self, game_dir: Path, entry: str, criteria: Sequence[Criterion],
                              controls: Sequence[str], used: Callable[[], float],
                              settings: QASettings, film_frames: int = 0,
-                             paint: Painting = Painting()) -> tuple[PlayReport, str | None]:
+                             paint: Painting = FIRST_RUN) -> tuple[PlayReport, str | None]:
         """One run of the game in the browser; QA's own failures come back as the error, never raised."""
         ev = Evidence(sched=self.sched_counts)
         report = PlayReport(ev=ev)
@@ -405,7 +392,7 @@ class _Engine:
                     report = await self._within_budget(
                         play(browser, server.base, server.url(entry), criteria=criteria,
                              controls=controls, settings=settings, ev=ev, pool=self.pool, film_frames=film_frames,
-                             quiet_twin=not paint.twin, quiet_probes=not paint.probes),
+                             paint=paint),
                         used, settings.timeout_s)
                 finally:
                     for attempt in self.fence.attempts(since):  # what went below request interception
