@@ -21,6 +21,7 @@ from playwright.async_api import Browser, BrowserContext, CDPSession, ConsoleMes
 from playwright.async_api import Error as PlaywrightError
 
 from crumb.protocol.game import Finding, Severity
+from crumb.qa.css_clock import ADOPT_JS, CSS_CLOCK_JS
 from crumb.qa.sched import Sampler, judge_late
 
 T = TypeVar("T")
@@ -59,7 +60,7 @@ PLAY_JS = """async ({ms, chunk, rect, frame}) => {
   const clock = globalThis.__pwClock && globalThis.__pwClock.controller;
   if (!clock || typeof clock.runFor !== 'function') return {fallback: true};
   const errors = [];
-  const run = async (t) => { try { await clock.runFor(t); } catch (e) {
+  const run = async (t) => { ADOPT try { await clock.runFor(t); } catch (e) {
     const m = String(e).split('\\n')[0]; if (!errors.includes(m)) errors.push(m); } };
   const hints = () => { let s; try { s = window.__crumb.state(); } catch (e) { return []; }
     if (s && (s.phase === 'won' || s.phase === 'over')) return [];  // the round is played: no restart
@@ -111,7 +112,7 @@ PLAY_JS = """async ({ms, chunk, rect, frame}) => {
     left -= hs.length ? spent : now;
   }
   return {errors};
-}"""
+}""".replace("ADOPT", ADOPT_JS)
 
 
 # 2D painting that QA can switch, with a note of any read made while it is off that a page not painting cannot
@@ -395,9 +396,9 @@ async def _settled(task: asyncio.Future[T], stop: asyncio.Future[Any], timeout: 
 
 
 #: a document's fake clock run from inside it: null, or the first line of what the game threw meanwhile
-RUN_JS = """async (ms) => { const clock = globalThis.__pwClock && globalThis.__pwClock.controller;
+RUN_JS = """async (ms) => { const clock = globalThis.__pwClock && globalThis.__pwClock.controller; ADOPT
   if (!clock || typeof clock.runFor !== 'function') return null;
-  try { await clock.runFor(ms); return null; } catch (e) { return String(e).split('\\n')[0]; } }"""
+  try { await clock.runFor(ms); return null; } catch (e) { return String(e).split('\\n')[0]; } }""".replace("ADOPT", ADOPT_JS)
 
 
 async def _run_frame(frame: Frame, ms: int) -> str | None:
@@ -464,6 +465,7 @@ class GameContext:
             guarded(ctx.route("**/*", self._route), "fencing the network", OPEN_TIMEOUT_S, self.ev),
             guarded(ctx.route_web_socket(re.compile(r".*"), self._websocket), "fencing WebSockets", OPEN_TIMEOUT_S, self.ev),
             guarded(ctx.add_init_script(SEED_JS), "seeding Math.random", OPEN_TIMEOUT_S, self.ev),
+            guarded(ctx.add_init_script(CSS_CLOCK_JS), "putting CSS animations on the game clock", OPEN_TIMEOUT_S, self.ev),
             guarded(ctx.add_init_script(CANVAS_KIND_JS), "noting canvas kinds", OPEN_TIMEOUT_S, self.ev) if self.lane.paint
             else guarded(ctx.add_init_script(NO_PAINT_JS), "turning painting off", OPEN_TIMEOUT_S, self.ev),
             self._install_clock())
