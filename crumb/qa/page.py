@@ -60,7 +60,7 @@ PLAY_JS = """async ({ms, chunk, rect, frame}) => {
   const clock = globalThis.__pwClock && globalThis.__pwClock.controller;
   if (!clock || typeof clock.runFor !== 'function') return {fallback: true};
   const errors = [];
-  const run = async (t) => { ADOPT try { await clock.runFor(t); } catch (e) {
+  const run = async (t) => { /*css-clock*/ try { await clock.runFor(t); } catch (e) {
     const m = String(e).split('\\n')[0]; if (!errors.includes(m)) errors.push(m); } };
   const hints = () => { let s; try { s = window.__crumb.state(); } catch (e) { return []; }
     if (s && (s.phase === 'won' || s.phase === 'over')) return [];  // the round is played: no restart
@@ -112,7 +112,7 @@ PLAY_JS = """async ({ms, chunk, rect, frame}) => {
     left -= hs.length ? spent : now;
   }
   return {errors};
-}""".replace("ADOPT", ADOPT_JS)
+}""".replace("/*css-clock*/", ADOPT_JS)
 
 
 # 2D painting that QA can switch, with a note of any read made while it is off that a page not painting cannot
@@ -396,9 +396,9 @@ async def _settled(task: asyncio.Future[T], stop: asyncio.Future[Any], timeout: 
 
 
 #: a document's fake clock run from inside it: null, or the first line of what the game threw meanwhile
-RUN_JS = """async (ms) => { const clock = globalThis.__pwClock && globalThis.__pwClock.controller; ADOPT
+RUN_JS = """async (ms) => { const clock = globalThis.__pwClock && globalThis.__pwClock.controller; /*css-clock*/
   if (!clock || typeof clock.runFor !== 'function') return null;
-  try { await clock.runFor(ms); return null; } catch (e) { return String(e).split('\\n')[0]; } }""".replace("ADOPT", ADOPT_JS)
+  try { await clock.runFor(ms); return null; } catch (e) { return String(e).split('\\n')[0]; } }""".replace("/*css-clock*/", ADOPT_JS)
 
 
 async def _run_frame(frame: Frame, ms: int) -> str | None:
