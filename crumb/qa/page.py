@@ -21,6 +21,7 @@ from playwright.async_api import Browser, BrowserContext, CDPSession, ConsoleMes
 from playwright.async_api import Error as PlaywrightError
 
 from crumb.protocol.game import Finding, Severity
+from crumb.qa.audio_clock import AUDIO_CLOCK_JS
 from crumb.qa.css_clock import ADOPT_JS, CSS_CLOCK_JS
 from crumb.qa.sched import Sampler, judge_late
 
@@ -466,6 +467,7 @@ class GameContext:
             guarded(ctx.route_web_socket(re.compile(r".*"), self._websocket), "fencing WebSockets", OPEN_TIMEOUT_S, self.ev),
             guarded(ctx.add_init_script(SEED_JS), "seeding Math.random", OPEN_TIMEOUT_S, self.ev),
             guarded(ctx.add_init_script(CSS_CLOCK_JS), "putting CSS animations on the game clock", OPEN_TIMEOUT_S, self.ev),
+            guarded(ctx.add_init_script(AUDIO_CLOCK_JS), "putting Web Audio on the game clock", OPEN_TIMEOUT_S, self.ev),
             guarded(ctx.add_init_script(CANVAS_KIND_JS), "noting canvas kinds", OPEN_TIMEOUT_S, self.ev) if self.lane.paint
             else guarded(ctx.add_init_script(NO_PAINT_JS), "turning painting off", OPEN_TIMEOUT_S, self.ev),
             self._install_clock())

@@ -1,0 +1,50 @@
+"""A game's Web Audio runs on QA's game clock (crumb/qa/audio_clock.py).
+
+An AudioContext keeps real time, and QA's fake clock runs game time far faster: before, web_audio, a game
+that plays its next tone when the last has ended and keeps its song's time by the AudioContext, failed
+every probe below ("tones expected == 3, got 0"; its song clock had moved 0.02 s in 2 s of game time).
+Every probe runs on a page of its own, on a real Chromium."""
+
+from __future__ import annotations
+
+import pytest
+
+from crumb.qa import QARunner
+from tests.qa.conftest import GAMES, criteria
+
+pytestmark = pytest.mark.browser
+
+GAME = GAMES / "web_audio"
+PRESSED = [{"do": "start"}, {"do": "key", "key": " "}]
+
+
+def probe(cid: str, steps: list[dict], expect: list[dict]) -> dict:
+    return {"id": cid, "text": cid, "probe": {"steps": steps, "expect": expect}}
+
+
+# 0.95 s of game time after Space went down (held 2 frames, then 0.92 s): three 0.3 s tones, one after another,
+# have ended, and the 0.5 s sample once
+ENDED = probe("ended", [*PRESSED, {"do": "wait", "ms": 920}],
+              [{"path": "tones", "op": "==", "value": 3}, {"path": "samples", "op": "==", "value": 1}])
+# 0.55 s after: the first tone has ended, the second has not, and the sample has ended
+MIDWAY = probe("midway", [*PRESSED, {"do": "wait", "ms": 520}],
+               [{"path": "tones", "op": "==", "value": 1}, {"path": "samples", "op": "==", "value": 1}])
+# the song clock is game time: 2 s of it (and the 2 frames Space was held) from the start
+SONG = probe("song", [*PRESSED, {"do": "wait", "ms": 2000}],
+             [{"path": "song", "op": ">", "value": 2.0}, {"path": "song", "op": "<", "value": 2.1}])
+
+
+def test_a_game_timed_by_its_sound_is_judged_on_game_time(runner: QARunner) -> None:
+    result = runner.check(GAME, criteria=criteria(ENDED, MIDWAY, SONG), controls=[" "])
+    assert {p.id: p.ok for p in result.probes} == {"ended": True, "midway": True, "song": True}, result.probes
+    assert not [f for f in result.findings if f.code in ("page_error", "hang")], result.findings
+
+
+def test_a_sound_ends_once(runner: QARunner) -> None:
+    """The browser's own end of a tone, which comes in real time, is not passed on as a second end: long after
+    the game time of three tones, with real time passing between QA's steps, there are still three."""
+    later = probe("later", [*PRESSED, {"do": "wait", "ms": 920}, {"do": "wait", "ms": 3000}, {"do": "key", "key": "x"},
+                            {"do": "wait", "ms": 1000}],
+                  [{"path": "tones", "op": "==", "value": 3}, {"path": "samples", "op": "==", "value": 1}])
+    result = runner.check(GAME, criteria=criteria(later), controls=[" "])
+    assert [(p.id, p.ok) for p in result.probes] == [("later", True)], result.probes
