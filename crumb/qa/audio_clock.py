@@ -39,12 +39,12 @@ AUDIO_CLOCK_JS = """(() => {
   if (typeof stamp === 'function') A.getOutputTimestamp = function () {
     return {contextTime: clock(this).t, performanceTime: performance.now()}; };
   // a source: started at once for real; its end is game time's, sent as the real one would be
+  const stopReal = S.prototype.stop;
   const end = (node) => { const s = node[V]; if (!s || s.sent) return; const ctx = node.context, left = s.end - clock(ctx).t;
     if (left > 0) { s.timer = setTimeout(() => end(node), Math.max(1, Math.ceil(left * 1000))); return; }
     s.sent = true; try { stopReal.call(node, 0); } catch (e) {}
     node.dispatchEvent(new Event('ended')); };
   const plan = (node) => { const s = node[V]; clearTimeout(s.timer); if (Number.isFinite(s.end)) end(node); };
-  const stopReal = S.prototype.stop;
   const wrapStart = (P, length) => { if (!Object.prototype.hasOwnProperty.call(P, 'start')) return; const f = P.start;
     P.start = function (when = 0, ...rest) { if (!(this.context instanceof RT)) return f.apply(this, arguments);
       const r = f.call(this, 0, ...rest);
