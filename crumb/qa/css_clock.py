@@ -116,13 +116,14 @@ CSS_CLOCK_JS = """(() => {
   D.addEventListener('load', (e) => { if (e.target && e.target.tagName === 'LINK') restyle(); }, true);
   // a style of an element's own set from a script (el.style.transition = ...) is seen in its attribute, and a
   // handler written in the markup (onanimationend="...") in its own: looked for when the page has loaded and
-  // before each run of the clock
+  // before each run of the clock (all of QA's go through the controller's runFor), as are the animations
+  // begun since the last run (at load, on a hover, from a key QA pressed)
   const look = () => { if (!styled && !inlined && inline(D)) mark();
     if (!hears.end && D.querySelector(handlers)) { heard('animationend'); heard('animationiteration'); } adopt(); };
-  D.addEventListener('DOMContentLoaded', () => { restyle(); look(); });
-  Object.defineProperty(self, '__crumbCssClock', {value: look});
+  let runs = false;
+  const before = () => { const c = self.__pwClock && self.__pwClock.controller;
+    if (runs || !c || typeof c.runFor !== 'function') return; runs = true; const run = c.runFor;
+    c.runFor = function () { look(); return run.apply(this, arguments); }; };
+  before();  // the clock's own script may come after this one: then at the load, before QA's first run
+  D.addEventListener('DOMContentLoaded', () => { before(); restyle(); look(); });
 })();""".replace("__WAIT_MS__", str(WAIT_FRAME_MS))
-
-#: what a run of the clock does first in a document: take the animations begun since the last one (at load,
-#: on a hover, from a key QA pressed) and look for a transition of an element's own
-ADOPT_JS = "globalThis.__crumbCssClock && globalThis.__crumbCssClock();"

@@ -22,7 +22,7 @@ from playwright.async_api import Error as PlaywrightError
 
 from crumb.protocol.game import Finding, Severity
 from crumb.qa.audio_clock import AUDIO_CLOCK_JS
-from crumb.qa.css_clock import ADOPT_JS, CSS_CLOCK_JS
+from crumb.qa.css_clock import CSS_CLOCK_JS
 from crumb.qa.sched import Sampler, judge_late
 
 T = TypeVar("T")
@@ -61,7 +61,7 @@ PLAY_JS = """async ({ms, chunk, rect, frame}) => {
   const clock = globalThis.__pwClock && globalThis.__pwClock.controller;
   if (!clock || typeof clock.runFor !== 'function') return {fallback: true};
   const errors = [];
-  const run = async (t) => { /*css-clock*/ try { await clock.runFor(t); } catch (e) {
+  const run = async (t) => { try { await clock.runFor(t); } catch (e) {
     const m = String(e).split('\\n')[0]; if (!errors.includes(m)) errors.push(m); } };
   const hints = () => { let s; try { s = window.__crumb.state(); } catch (e) { return []; }
     if (s && (s.phase === 'won' || s.phase === 'over')) return [];  // the round is played: no restart
@@ -113,7 +113,7 @@ PLAY_JS = """async ({ms, chunk, rect, frame}) => {
     left -= hs.length ? spent : now;
   }
   return {errors};
-}""".replace("/*css-clock*/", ADOPT_JS)
+}"""
 
 
 # 2D painting that QA can switch, with a note of any read made while it is off that a page not painting cannot
@@ -397,9 +397,9 @@ async def _settled(task: asyncio.Future[T], stop: asyncio.Future[Any], timeout: 
 
 
 #: a document's fake clock run from inside it: null, or the first line of what the game threw meanwhile
-RUN_JS = """async (ms) => { const clock = globalThis.__pwClock && globalThis.__pwClock.controller; /*css-clock*/
+RUN_JS = """async (ms) => { const clock = globalThis.__pwClock && globalThis.__pwClock.controller;
   if (!clock || typeof clock.runFor !== 'function') return null;
-  try { await clock.runFor(ms); return null; } catch (e) { return String(e).split('\\n')[0]; } }""".replace("/*css-clock*/", ADOPT_JS)
+  try { await clock.runFor(ms); return null; } catch (e) { return String(e).split('\\n')[0]; } }"""
 
 
 async def _run_frame(frame: Frame, ms: int) -> str | None:

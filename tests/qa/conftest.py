@@ -22,6 +22,11 @@ def criteria(*items: dict) -> list[Criterion]:
     return [Criterion.model_validate(c) for c in items]
 
 
+def probe(cid: str, steps: list[dict], expect: list[dict]) -> dict:
+    """A criterion named by its id alone, as `criteria` takes it."""
+    return {"id": cid, "text": cid, "probe": {"steps": steps, "expect": expect}}
+
+
 TIMER_10 = {"id": "timer", "text": "The round ends after 10 seconds",
             "probe": {"steps": [{"do": "start"}, {"do": "wait", "ms": 11000}],
                       "expect": [{"path": "phase", "op": "in", "value": ["over", "won"]},

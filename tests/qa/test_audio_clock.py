@@ -10,16 +10,12 @@ from __future__ import annotations
 import pytest
 
 from crumb.qa import QARunner
-from tests.qa.conftest import GAMES, criteria
+from tests.qa.conftest import GAMES, criteria, probe
 
 pytestmark = pytest.mark.browser
 
 GAME = GAMES / "web_audio"
 PRESSED = [{"do": "start"}, {"do": "key", "key": " "}]
-
-
-def probe(cid: str, steps: list[dict], expect: list[dict]) -> dict:
-    return {"id": cid, "text": cid, "probe": {"steps": steps, "expect": expect}}
 
 
 # 0.95 s of game time after Space went down (held 2 frames, then 0.92 s): three 0.3 s tones, one after another,

@@ -12,15 +12,11 @@ from pathlib import Path
 import pytest
 
 from crumb.qa import QARunner
-from tests.qa.conftest import GAMES, criteria
+from tests.qa.conftest import GAMES, criteria, probe
 
 pytestmark = pytest.mark.browser
 
 GAME = GAMES / "css_animated"
-
-
-def probe(cid: str, steps: list[dict], expect: list[dict]) -> dict:
-    return {"id": cid, "text": cid, "probe": {"steps": steps, "expect": expect}}
 
 
 PRESSED = [{"do": "start"}, {"do": "key", "key": " "}]
