@@ -150,7 +150,7 @@ def check_refused(root: Path, session: str, state: SessionState) -> None:
 
     refusal = None if state.events else rejected.find(root, session)
     if refusal is not None:
-        raise click.ClickException(safe(f"the daemon refused the pitch of {session}: {refusal.reason or 'no reason yet'} "
+        raise click.ClickException(safe(f"the daemon refused the pitch of {session}: {refusal.reason or 'no reason given'} "
                                         f"(the file is kept as {refusal.file})"))
 
 

@@ -271,11 +271,10 @@ class Daemon:
     def _reject_pitch(self, path: Path, message: str) -> None:
         """A pitch that cannot start a session is kept in inbox/rejected/ with a .why.txt beside it."""
         inbox = paths.inbox_dir(self.root)
-        kept = files.archive(path, inbox / paths.REJECTED) if (path.exists() or path.is_symlink()) else path
-        why = kept.with_name(files.why_name(kept.name))
-        tmp = why.with_name(f".why-{ULID()}.tmp")  # written whole, then renamed: never seen half-written
-        tmp.write_text(message + "\n", encoding="utf-8")
-        os.replace(tmp, why)
+        if not (path.exists() or path.is_symlink()):  # gone before it could be kept: nothing to explain
+            self._say(f"pitch {path.name} rejected: {message} (it was gone before it could be kept)")
+            return
+        kept = files.archive(path, inbox / paths.REJECTED, why=message)  # the reason is there before the file
         self._say(f"pitch {path.name} rejected: {message} (kept as {kept.relative_to(self.root)})")
 
     def _consume_pitch(self, path: Path) -> None:

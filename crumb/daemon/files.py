@@ -18,6 +18,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict
+from ulid import ULID
 
 from crumb.daemon.drop import SPEC_SUFFIX, InboxWriteError, drop_inbox_file, rename_noreplace, unwritable
 from crumb.protocol.events import InboxFile
@@ -251,29 +252,58 @@ def _candidates(name: str) -> Iterator[str]:
         yield f"{stem}-{n}.{ext}" if ext else f"{stem}-{n}"
 
 
-def archive(path: Path, archive_dir: Path) -> Path:
+def archive(path: Path, archive_dir: Path, why: str | None = None) -> Path:
     """Move `path` into `archive_dir` (created) under a name that exists nowhere yet; return the new path.
 
     Never overwrites (a taken name gets -1, -2, ...), never deletes, and moves a symlink as the
-    link itself. Rejected files go to `archive_dir / REJECTED` by the caller's choice.
+    link itself. Rejected files go to `archive_dir / REJECTED` by the caller's choice. With `why`,
+    NAME.why.txt is in place before NAME appears, so whoever finds the kept file finds its reason too.
     """
     path, archive_dir = Path(path), Path(archive_dir)
     archive_dir.mkdir(parents=True, exist_ok=True)
     for candidate in _candidates(path.name):
         dst = archive_dir / candidate
+        if os.path.lexists(dst):
+            continue
+        reason = _place_why(dst, why) if why is not None else None
+        if why is not None and reason is None:
+            continue  # that name's reason file is taken (an earlier crash left it): the next name
         try:
-            rename_noreplace(path, dst)
+            _move_noreplace(path, dst)
             return dst
         except FileExistsError:
+            if reason is not None:
+                reason.unlink(missing_ok=True)
             continue
-        except OSError as exc:
-            if exc.errno != errno.EXDEV:
-                raise
-            if os.path.lexists(dst):
-                continue
-            shutil.move(str(path), str(dst))  # another filesystem: copy, then remove the original
-            return dst
+        except BaseException:
+            if reason is not None:
+                reason.unlink(missing_ok=True)
+            raise
     raise OSError(errno.EEXIST, f"no free name for {path.name} in {archive_dir}")
+
+
+def _place_why(kept: Path, why: str) -> Path | None:
+    """Write NAME.why.txt beside `kept` whole (a temp file, then a rename that never replaces); None if taken."""
+    target = kept.with_name(why_name(kept.name))
+    tmp = target.with_name(f".why-{ULID()}.tmp")  # a dot name: the watcher ignores it
+    tmp.write_text(why + "\n", encoding="utf-8")
+    try:
+        rename_noreplace(tmp, target)
+    except FileExistsError:
+        tmp.unlink(missing_ok=True)
+        return None
+    return target
+
+
+def _move_noreplace(path: Path, dst: Path) -> None:
+    try:
+        rename_noreplace(path, dst)
+    except OSError as exc:
+        if exc.errno != errno.EXDEV:
+            raise
+        if os.path.lexists(dst):
+            raise FileExistsError(errno.EEXIST, "exists", str(dst)) from None
+        shutil.move(str(path), str(dst))  # another filesystem: copy, then remove the original
 
 
 def is_regular(path: Path) -> bool:

@@ -25,7 +25,7 @@ class Rejection(BaseModel):
     """What the session page shows for a refused pitch."""
 
     file: str  # root-relative, e.g. inbox/rejected/studio-pitch-01J....txt
-    reason: str | None  # None for the instant between the file's move and its .why.txt
+    reason: str | None  # None only when its .why.txt is unreadable or missing (a file kept by hand)
 
 
 _heads: dict[tuple[str, int, int, int], str | None] = {}

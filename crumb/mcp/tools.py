@@ -139,7 +139,7 @@ def pitch(root: Path, text: str, *, preset: str | None = None, bindings: dict[st
     while not transcript.exists() and time.monotonic() < deadline:
         refusal = rejected.find(root, session)
         if refusal is not None:
-            raise ToolRefused(f"the daemon refused the pitch of {session}: {refusal.reason or 'no reason yet'} "
+            raise ToolRefused(f"the daemon refused the pitch of {session}: {refusal.reason or 'no reason given'} "
                               f"(the file is kept as {refusal.file})")
         time.sleep(0.05)  # the daemon takes a pitch within milliseconds once it runs; not test synchronisation
     phase = _state(root, session).phase if transcript.exists() else "pitched"

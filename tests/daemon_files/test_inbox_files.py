@@ -237,6 +237,55 @@ def test_concurrent_archives_of_the_same_name_never_lose_a_file(tmp_path: Path) 
     assert sorted(int(p.read_text()) for p in arch.iterdir()) == list(range(40))
 
 
+def test_a_kept_files_reason_is_in_place_before_the_file_appears(tmp_path: Path) -> None:
+    """A reader that finds a rejected pitch (crumb run, crumb wait, the Studio) finds its reason with it:
+    real inotify sees NAME.why.txt arrive before NAME."""
+    from watchdog.events import FileSystemEvent, FileSystemEventHandler
+    from watchdog.observers import Observer
+
+    inbox, rejected = tmp_path / "inbox", tmp_path / "rejected"
+    inbox.mkdir()
+    rejected.mkdir()
+    seen: list[str] = []
+    both = threading.Event()
+
+    class Record(FileSystemEventHandler):
+        def on_any_event(self, event: FileSystemEvent) -> None:
+            name = os.path.basename(str(event.dest_path or event.src_path))
+            if event.event_type in ("created", "moved") and not name.startswith("."):
+                seen.append(name)
+                if {"pitch.txt", "pitch.txt.why.txt"} <= set(seen):
+                    both.set()
+
+    observer = Observer()
+    observer.schedule(Record(), str(rejected))
+    observer.start()
+    try:
+        (inbox / "pitch.txt").write_text("a pitch")
+        kept = archive(inbox / "pitch.txt", rejected, why="the pitch line is empty: write one line")
+        assert both.wait(30), seen
+    finally:
+        observer.stop()
+        observer.join()
+    assert kept == rejected / "pitch.txt"
+    assert seen.index("pitch.txt.why.txt") < seen.index("pitch.txt"), seen
+    assert (rejected / "pitch.txt.why.txt").read_text() == "the pitch line is empty: write one line\n"
+    assert sorted(os.listdir(rejected)) == ["pitch.txt", "pitch.txt.why.txt"]  # no temp file left
+
+
+def test_a_reason_left_without_its_file_moves_the_next_one_to_a_new_name(tmp_path: Path) -> None:
+    """A crash between writing a reason and moving its file leaves NAME.why.txt alone: the next NAME
+    must not inherit that stale reason."""
+    rejected = tmp_path / "rejected"
+    rejected.mkdir()
+    (rejected / "pitch.txt.why.txt").write_text("an old reason\n")
+    (tmp_path / "pitch.txt").write_text("a pitch")
+    kept = archive(tmp_path / "pitch.txt", rejected, why="a new reason")
+    assert kept.name == "pitch-1.txt"
+    assert (rejected / "pitch-1.txt.why.txt").read_text() == "a new reason\n"
+    assert (rejected / "pitch.txt.why.txt").read_text() == "an old reason\n"
+
+
 # ---------------------------------------------------------------- drop
 
 
