@@ -319,6 +319,17 @@ class Evidence:
         if raw is not None and raw not in self.errors:
             self.errors.append(raw)
 
+    def navigated_away(self, url: str | None, during: str = "") -> None:
+        """Name the game leaving its page once: the page's own event (which knows where it went) and a call in
+        flight that lost its page race to tell it; the event's words replace the call's, never the reverse."""
+        said = next((n for n, f in enumerate(self.findings) if f.code == "navigated_away"), None)
+        message = (f"the game navigated away to {url[:200]}" if url is not None
+                   else f"the game replaced its own page (navigated away) {during}")
+        if said is None:
+            self.findings.append(Finding(code="navigated_away", severity="Critical", message=message))
+        elif url is not None and not self.findings[said].message.startswith("the game navigated away to "):
+            self.findings[said] = Finding(code="navigated_away", severity="Critical", message=message)
+
     def stop(self, reason: str) -> None:
         if not self.abort.is_set():
             self.abort_reason = reason
@@ -836,7 +847,7 @@ class GameTab:
         if frame != self.page.main_frame or not self.loaded:
             return
         if not _same_document(frame.url, self._expected):
-            self.ev.find("navigated_away", f"the game navigated away to {frame.url[:200]}", "Critical")
+            self.ev.navigated_away(frame.url)
             self.ev.stop("navigated away")
 
     def _response(self, response: Response) -> None:

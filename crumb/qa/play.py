@@ -665,7 +665,7 @@ class _Stage:
         if isinstance(exc, Aborted):
             return ProbeResult(id=criterion.id, ok=False, detail=f"not finished: QA stopped the game ({exc})")
         if navigation_error(exc):
-            self.ev.find("navigated_away", "the game replaced its own page (navigated away) during a probe", "Critical")
+            self.ev.navigated_away(None, "during a probe")
         return ProbeResult(id=criterion.id, ok=False, detail=f"{current} failed: {_first_line(exc)}")
 
     async def step(self, ctx: GameContext, tab: GameTab, step: ProbeStep, rect: dict[str, Any] | None,
@@ -757,7 +757,7 @@ async def play(browser: Browser, base: str, url: str, *, criteria: Sequence[Crit
         except PlaywrightError as exc:
             if not navigation_error(exc):
                 raise
-            ev.find("navigated_away", "the game replaced its own page (navigated away) while QA was playing it", "Critical")
+            ev.navigated_away(None, "while QA was playing it")
             ev.stop("navigated away")
         finally:
             stage.main_loaded.set()  # also when main failed: the probes still run (or see the abort)
