@@ -23,6 +23,7 @@ from playwright.async_api import Error as PlaywrightError
 from crumb.protocol.game import Finding, Severity
 from crumb.qa.audio_clock import AUDIO_CLOCK_JS
 from crumb.qa.css_clock import CSS_CLOCK_JS
+from crumb.qa.media_clock import MEDIA_CLOCK_JS
 from crumb.qa.sched import Sampler, judge_late
 
 T = TypeVar("T")
@@ -479,6 +480,8 @@ class GameContext:
             guarded(ctx.add_init_script(SEED_JS), "seeding Math.random", OPEN_TIMEOUT_S, self.ev),
             guarded(ctx.add_init_script(CSS_CLOCK_JS), "putting CSS animations on the game clock", OPEN_TIMEOUT_S, self.ev),
             guarded(ctx.add_init_script(AUDIO_CLOCK_JS), "putting Web Audio on the game clock", OPEN_TIMEOUT_S, self.ev),
+            guarded(ctx.add_init_script(MEDIA_CLOCK_JS), "putting <audio> and <video> on the game clock", OPEN_TIMEOUT_S,
+                    self.ev),
             guarded(ctx.add_init_script(CANVAS_KIND_JS), "noting canvas kinds", OPEN_TIMEOUT_S, self.ev) if self.lane.paint
             else guarded(ctx.add_init_script(NO_PAINT_JS), "turning painting off", OPEN_TIMEOUT_S, self.ev),
             self._install_clock())
