@@ -14,8 +14,8 @@ its end, its `stop(when)` or, for a buffer that does not loop, the buffer's end 
 started at. The browser's own `ended`, which comes in real time, is not passed to the game.
 
 Left as they were: AudioParam automation (what a sound sounds like, in real time); a buffer set on a source
-after it started, and a rate changed after, do not move its end; `<audio>` and `<video>` elements keep real
-time. A game can tell only that the events it is sent are not `isTrusted`.
+after it started, and a rate changed after, do not move its end (`<audio>` and `<video>` elements are
+media_clock.py's). A game can tell only that the events it is sent are not `isTrusted`.
 """
 
 from __future__ import annotations
