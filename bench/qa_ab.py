@@ -33,6 +33,9 @@ Changes:
           Playwright's context-wide clock.run_for, which also logs each call for later documents to replay
           (a reused context's next game loaded with the game time of the checks before it), and a recycled
           context's clock installed and paused again
+  clock-tasks  the fake clock's timers run several to a real task, up to 8 ms of real time (qa/clock_tasks.py), against
+          a task of their own each, as Playwright's clock runs them (the same script with a budget of 0). The
+          script is a context's, so each way has a runner of its own, as quiet-canvas
 """
 
 from __future__ import annotations
@@ -146,6 +149,10 @@ def replaced(change: str) -> list[tuple[object, str, object]]:
                                       "taking a screenshot", timeout, self.ev)
 
         return [(page.GameTab, "screenshot", screenshot)]
+    if change == "clock-tasks":
+        from crumb.qa.clock_tasks import clock_tasks_js
+
+        return [(page, "CLOCK_TASKS_JS", clock_tasks_js(0))]
     if change == "chains":
         return [(play, "chains", chains_before)]
     if change == "clock-in-page":
@@ -200,7 +207,7 @@ def main() -> int:
         games = real_games(Path(tmp), only)
         after = stack.enter_context(QARunner())
         runners = {"before": after, "after": after}
-        if args.change == "quiet-canvas":  # a runner whose contexts were all opened with the script before
+        if args.change in ("quiet-canvas", "clock-tasks"):  # a runner whose contexts were all opened with the script before
             with baseline(args.change):
                 runners["before"] = stack.enter_context(QARunner())
                 runners["before"].warm()

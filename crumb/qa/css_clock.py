@@ -31,6 +31,8 @@ looked for before each run, not watched on every frame.
 
 from __future__ import annotations
 
+from crumb.qa.clock_tasks import REAL_FRAME
+
 #: the longest a fake clock waits for a real frame after an animation ended (a tab that gets no frames)
 WAIT_FRAME_MS = 1000
 
@@ -40,7 +42,7 @@ CSS_CLOCK_JS = """(() => {
   const pause = A.pause, play = A.play, reverse = A.reverse, finish = A.finish;
   const stateOf = Object.getOwnPropertyDescriptor(A, 'playState');
   const taken = new Set(), AT = Symbol();
-  let looping = false, ended = false, hooked = false, styled = false;
+  let looping = false, styled = false;
   const hears = {end: false, iteration: false};  // does the page listen for an end (an iteration's end)?
   // a style that makes an animation or a transition (a sheet that cannot be read is taken to)
   const declares = (s) => !!s && ((!!s.animationName && s.animationName !== 'none')
@@ -54,12 +56,12 @@ CSS_CLOCK_JS = """(() => {
     if (taken.has(a) || a.timeline !== D.timeline || stateOf.get.call(a) !== 'running') return;
     a[AT] = performance.now(); pause.call(a); taken.add(a); loop(); };
   const adopt = () => { for (const a of D.getAnimations()) take(a); };
-  const loop = () => { hook(); if (!looping) { looping = true; requestAnimationFrame(step); } };
+  const loop = () => { if (!looping) { looping = true; requestAnimationFrame(step); } };
   const iteration = (a) => a.effect ? a.effect.getComputedTiming().currentIteration : null;
   // one frame of the fake clock (requestAnimationFrame is the clock's): each taken animation moves on by
   // the game time since it last moved, at its own rate
   const step = () => {
-    const now = performance.now();
+    const now = performance.now(); let ended = false;
     for (const a of taken) {
       if (stateOf.get.call(a) !== 'paused') { taken.delete(a); continue; }  // cancelled, or finished by the game
       const dt = now - a[AT], rate = a.playbackRate, t = a.currentTime; a[AT] = now;
@@ -70,15 +72,15 @@ CSS_CLOCK_JS = """(() => {
       a.currentTime = next;
       if (hears.iteration && iteration(a) !== was) ended = true;
     }
+    if (ended) realFrame();
     if (taken.size) requestAnimationFrame(step); else looping = false;
   };
-  // the clock's next timer waits for a real frame after an end: that frame sends the end's events
-  const hook = () => { if (hooked) return; const pw = self.__pwClock, e = pw && pw.controller && pw.controller._embedder;
-    if (!e || typeof e.postTask !== 'function' || !pw.builtins) return; hooked = true;
-    const post = e.postTask.bind(e), b = pw.builtins;
-    e.postTask = (task) => { if (!ended) return post(task); ended = false; let gone = false;
-      const go = () => { if (!gone) { gone = true; post(task); } };
-      b.requestAnimationFrame(go); b.setTimeout(go, __WAIT_MS__); }; };
+  // the clock's next timer waits for a real frame after an end: that frame sends the end's events (clock_tasks.py
+  // runs the clock's timers and takes this wait)
+  const realFrame = () => { const pw = self.__pwClock, b = pw && pw.builtins, ask = self[Symbol.for('__REAL_FRAME__')];
+    if (!b || typeof ask !== 'function') return;
+    ask((run) => { let gone = false; const go = () => { if (!gone) { gone = true; run(); } };
+      b.requestAnimationFrame(go); b.setTimeout(go, __WAIT_MS__); }); };
   A.pause = function () { taken.delete(this); return pause.apply(this, arguments); };
   A.play = function () { const r = play.apply(this, arguments); take(this); return r; };
   A.reverse = function () { const r = reverse.apply(this, arguments); take(this); return r; };
@@ -126,4 +128,4 @@ CSS_CLOCK_JS = """(() => {
     c.runFor = function () { look(); return run.apply(this, arguments); }; };
   before();  // the clock's own script may come after this one: then at the load, before QA's first run
   D.addEventListener('DOMContentLoaded', () => { before(); restyle(); look(); });
-})();""".replace("__WAIT_MS__", str(WAIT_FRAME_MS))
+})();""".replace("__WAIT_MS__", str(WAIT_FRAME_MS)).replace("__REAL_FRAME__", REAL_FRAME)

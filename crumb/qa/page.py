@@ -22,6 +22,7 @@ from playwright.async_api import Error as PlaywrightError
 
 from crumb.protocol.game import Finding, Severity
 from crumb.qa.audio_clock import AUDIO_CLOCK_JS
+from crumb.qa.clock_tasks import CLOCK_TASKS_JS
 from crumb.qa.css_clock import CSS_CLOCK_JS
 from crumb.qa.media_clock import MEDIA_CLOCK_JS
 from crumb.qa.sched import Sampler, judge_late
@@ -478,6 +479,8 @@ class GameContext:
             guarded(ctx.route("**/*", self._route), "fencing the network", OPEN_TIMEOUT_S, self.ev),
             guarded(ctx.route_web_socket(re.compile(r".*"), self._websocket), "fencing WebSockets", OPEN_TIMEOUT_S, self.ev),
             guarded(ctx.add_init_script(SEED_JS), "seeding Math.random", OPEN_TIMEOUT_S, self.ev),
+            guarded(ctx.add_init_script(CLOCK_TASKS_JS), "running the clock's timers several to a task", OPEN_TIMEOUT_S,
+                    self.ev),
             guarded(ctx.add_init_script(CSS_CLOCK_JS), "putting CSS animations on the game clock", OPEN_TIMEOUT_S, self.ev),
             guarded(ctx.add_init_script(AUDIO_CLOCK_JS), "putting Web Audio on the game clock", OPEN_TIMEOUT_S, self.ev),
             guarded(ctx.add_init_script(MEDIA_CLOCK_JS), "putting <audio> and <video> on the game clock", OPEN_TIMEOUT_S,
