@@ -10,10 +10,11 @@ CLOCK_TASKS_JS, an init script of every QA context, wraps the clock's `postTask`
 Playwright's clock, whose version we pin) and lets the clock take its next timer in the same task, after the
 promise jobs the last one queued (as between two frames in a browser), until DEFAULT_BUDGET_MS of real time
 has passed; then it yields a real task, as before, and the browser draws and delivers what came in (a loaded
-image, a message from a worker). It yields at once where the game itself posted a message (`postMessage`: a
-scheduler such as React's runs its work in the message's task, which came before the clock's next timer and
-still does), and where another of QA's scripts asks for a real frame first (`REAL_FRAME`: css_clock.py, after
-an animation ended, so that the browser sends the end's events at the game time it came).
+image, a message from a worker). It yields at once where the game itself posted a message (`postMessage`, in
+the timer or in a promise job it queued: a scheduler such as React's runs its work in the message's task,
+which came before the clock's next timer and still does), and where another of QA's scripts asks for a real
+frame first (`REAL_FRAME`: css_clock.py, after an animation ended, so that the browser sends the end's
+events at the game time it came).
 
 What a game can tell: real tasks come fewer to the second of game time, so a resource that arrives in real
 time is seen a few more frames of game time later (it was never at a fixed game time); a canvas shows the
@@ -46,8 +47,9 @@ _SCRIPT = """(() => {
     e.postTask = (task) => {
       if (wait) { const w = wait; wait = null; since = -1; w(() => post(task)); return; }
       const now = real.now(); if (since < 0) since = now;
-      if (posted || now - since >= __BUDGET__) { posted = false; since = -1; post(task); return; }
-      queueMicrotask(task); };
+      if (now - since >= __BUDGET__) { posted = false; since = -1; post(task); return; }
+      // decided after the promise jobs the last timer queued, which may post a message too
+      queueMicrotask(() => { if (!posted) { task(); return; } posted = false; since = -1; post(task); }); };
   };
   hook();  // the clock's own script may come after this one: then at DOMContentLoaded, before QA's first run
   if (self.document) document.addEventListener('DOMContentLoaded', hook);
