@@ -35,7 +35,10 @@ Changes:
           context's clock installed and paused again
   clock-tasks  the fake clock's timers run several to a real task, up to 8 ms of real time (qa/clock_tasks.py), against
           a task of their own each, as Playwright's clock runs them (the same script with a budget of 0). The
-          script is a context's, so each way has a runner of its own, as quiet-canvas
+          script is a context's, so each way has a runner of its own, as quiet-canvas.
+          Such two-runner changes: an A/A (the same script both ways) gave 0.705 x the wall at load 10-15, so
+          under load which runner a way gets weighs more than the change; measure them by alternating
+          `bench/qa.py` runs of two checkouts instead (docs/benchmarks.md, "QA of the real games")
 """
 
 from __future__ import annotations
