@@ -271,14 +271,11 @@ def archive(path: Path, archive_dir: Path, why: str | None = None) -> Path:
         try:
             _move_noreplace(path, dst)
             return dst
-        except FileExistsError:
-            if reason is not None:
+        except BaseException as exc:
+            if reason is not None:  # no file, no reason for it
                 reason.unlink(missing_ok=True)
-            continue
-        except BaseException:
-            if reason is not None:
-                reason.unlink(missing_ok=True)
-            raise
+            if not isinstance(exc, FileExistsError):
+                raise
     raise OSError(errno.EEXIST, f"no free name for {path.name} in {archive_dir}")
 
 
