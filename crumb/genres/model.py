@@ -90,6 +90,9 @@ class Genre(_Data):
     counts: tuple[Count, ...] = Field(default=(), description="counts in the genre's own nouns a spec number carries")
     extras: tuple[str, ...] = Field(default=(), description="the extras of the catalogue the game has (combo bonus, boss, "
                                                             "sound…): a pitch asking for another is told it is not built")
+    draws: tuple[str, ...] = Field(default=(), description="the things a pitch may ask to see (crumb.actors.embedded.subjects "
+                                                           "ids: slingshot's pigs) that the game draws beyond its own words: "
+                                                           "a pitch asking for another is told it is not built")
     # checking it
     pitches: tuple[str, ...] = Field(min_length=1, description="pitches the Planner must read as this genre (the tests plan each)")
     state_keys: tuple[str, ...] = Field(min_length=1, description="genre-specific keys window.__crumb.state() reports")

@@ -42,6 +42,16 @@ def test_a_pitch_the_embedded_studio_cannot_honour_waits_for_a_person_with_the_r
     assert approved.returncode == 0, approved.stderr
 
 
+def test_a_thing_the_pitch_asks_to_see_that_the_game_does_not_draw_waits_for_a_person(root):
+    """"tetris but with cats" passed before, as a game with no cat in it."""
+    code, got = run(root, "tetris but with cats")
+    assert code == 3 and got["waiting_for"] == "approval" and got["verdict"] == "PARTIAL", got
+    assert "the embedded Blocks game draws no cats" in got["feedback"], got["feedback"]
+    assert events(root, got["session"], "qa.result")[-1]["data"]["ok"] is True  # it plays; it is not the pitch
+    md = (root / "sessions" / got["session"] / "artifacts" / "spec.md").read_text()
+    assert "draws no cats" in md, md
+
+
 def test_a_game_that_ignores_the_stated_numbers_fails_their_probes_and_is_fixed(root):
     pitch = "snake with 3 lives, 7 levels, a 12x12 grid and 200 points to win"
     code, got = run(root, pitch, "--fault", "wrongnumbers")

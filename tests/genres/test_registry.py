@@ -14,6 +14,7 @@ import pytest
 from crumb.actors.embedded import catalogue as cat
 from crumb.actors.embedded.builder import build_game
 from crumb.actors.embedded.research import plan_researched
+from crumb.actors.embedded.subjects import subject_ids
 from crumb.actors.embedded.unbuilt import _still_unbuilt
 from crumb.genres import LANGUAGES, PALETTE_KEYS, configure, registry
 from crumb.genres.model import RUNTIME_STATE_KEYS
@@ -62,6 +63,9 @@ def test_every_registered_folder_is_complete(loaded) -> None:
     assert ("sound" in g.extras) == ("api.beep(" in js), f"{g.id}: extras says sound only when game.js beeps"
     for extra, words in DECLARED_IN_CODE.items():  # a declared mechanic the code never names is not built
         assert extra not in g.extras or any(w in js.lower() for w in words), f"{g.id} declares {extra!r}; game.js has none of {words}"
+    assert set(g.draws) <= set(subject_ids()), f"{g.id} declares draws the subjects do not know"
+    for subject in g.draws:  # a drawn thing the code never names is not drawn
+        assert subject.removesuffix("s") in js.lower(), f"{g.id} declares it draws {subject}; game.js never names one"
     for pitch in g.pitches:
         assert plan_fully(pitch).genre == g.id, f"{pitch!r} is not read as {g.id}"
 

@@ -7,13 +7,17 @@ with `reading_for_agent`, so a number the pitch states is never dropped without 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 
 from crumb.actors.embedded import catalogue as cat
 from crumb.actors.embedded.builder import SPEED_RANGE
 from crumb.actors.embedded.numbers import NumberRead, UnreadNumber
 from crumb.actors.embedded.pitch import GenreScore, Reading, read_pitch
-from crumb.actors.embedded.text import find_any, keyword_re
+from crumb.actors.embedded.subjects import SubjectSaid, find_subjects
+from crumb.actors.embedded.text import blank_keywords, find_any, keyword_re, normalize
+from crumb.actors.embedded.unbuilt import UNBUILT
 from crumb.genres import Count
+from crumb.genres.registry import Registry, registry
 from crumb.protocol.game import (
     NUMBER_PATHS,
     Criterion,
@@ -159,6 +163,61 @@ def unbuilt_extras(extras: Sequence[str], genre: str) -> list[str]:
             for x in extras if x in known and x not in has]
 
 
+@lru_cache(maxsize=4)
+def _read_by_others(reg: Registry) -> tuple[str, ...]:
+    """The keywords another reader takes a pitch's words by: every genre's name and famous games (the game
+    itself, or named as another genre), the genres the studio cannot build, themes, colours and extras."""
+    return tuple(dict.fromkeys([
+        *(w for g in cat.genres() for w in (*g.strong, *g.famous)), *(w for u in UNBUILT for w in u.names),
+        *(w for t in cat.THEMES for w in t.keywords), *(w for c in cat.COLOURS for w in c.keywords),
+        *(w for e in cat.EXTRAS for w in e.keywords)]))
+
+
+def _subjects(text: str, language: str | None) -> list[SubjectSaid]:
+    return find_subjects(blank_keywords(normalize(text), _read_by_others(registry())), language)
+
+
+def _not_drawn(who: str, s: SubjectSaid, genre: str) -> str:
+    return (f"{who} asks for {s.said!r}, and the embedded {genre_name(genre)} game draws no {s.subject}: "
+            f"not built; {AGENT_HINT}")
+
+
+def unshown_subjects(text: str, genre: str, language: str | None = None, *, who: str = "the pitch") -> list[str]:
+    """The things a text asks to see ("tetris but with cats") that the genre's embedded game does not draw:
+    named, so a PASS never stands for a game without what was pitched. A genre's name ("flappy bird") and what
+    its game draws (Genre.draws: a Frogger pitch's frog is not, the game hops a chicken) are its own; a word
+    another reader took (a theme's "ghosts") is read there."""
+    if genre not in cat.genre_ids():
+        return []
+    drawn = set(cat.entry(genre).draws)
+    return [_not_drawn(who, s, genre) for s in _subjects(text, language) if not s.refused and s.subject not in drawn]
+
+
+def subjects_steered(reading: PitchReading | None, message: str, genre: str,
+                     language: str | None = None) -> tuple[PitchReading | None, list[str]]:
+    """A steering message asks for things to see as a pitch does: "add cats" to a game that draws none is a
+    shortfall, so the verdict waits for a person; "no cats after all" takes back the pitch's or an earlier
+    message's ask."""
+    if genre not in cat.genre_ids() or reading is None:
+        return reading, []
+    drawn = set(cat.entry(genre).draws)
+    lines, notes = list(reading.unhonoured), []
+    for s in _subjects(message, language):
+        mark = f" game draws no {s.subject}: "
+        if s.refused:
+            kept = [x for x in lines if mark not in x]
+            notes.append(f"subject: − {s.subject}" if len(kept) < len(lines) else f"subject: {s.subject}: not asked for")
+            lines = kept
+        elif s.subject in drawn:
+            notes.append(f"subject: {s.subject}: the {genre_name(genre)} game draws them")
+        else:
+            line = _not_drawn("the message", s, genre)
+            notes.append(f"Not carried: {line}")
+            if not any(mark in x for x in lines):
+                lines.append(line)
+    return reading.model_copy(update={"unhonoured": lines}), notes
+
+
 def unremovable_extras(refused: Sequence[str], genre: str) -> list[str]:
     """The extras a pitch or a steering refuses ("fruit ninja without bombs") that the genre's embedded game
     always has: named, so a game that still has them is not taken for the one asked for."""
@@ -194,7 +253,8 @@ def extras_after_edit(reading: PitchReading | None, before: Spec, after: Spec) -
     fresh: list[str] = []
     if after.genre != before.genre and after.pitch:
         pitched = read_pitch(after.pitch)
-        stale, fresh = set(refusals(pitched, before.genre)), refusals(pitched, after.genre)
+        stale = {*refusals(pitched, before.genre), *unshown_subjects(after.pitch, before.genre, pitched.language)}
+        fresh = [*refusals(pitched, after.genre), *unshown_subjects(after.pitch, after.genre, pitched.language)]
     kept = [x for x in reading.unhonoured if x not in old and x not in back and x not in stale]
     added = [*fresh, *unbuilt_extras(after.extras, after.genre)]
     return reading.model_copy(update={"unhonoured": [*kept, *(x for x in dict.fromkeys(added)

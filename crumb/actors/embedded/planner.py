@@ -20,6 +20,7 @@ from crumb.actors.embedded.fidelity import (
     stated_numbers,
     unbuilt_extras,
     unread_numbers,
+    unshown_subjects,
 )
 from crumb.actors.embedded.pitch import GenreScore, Reading, Wish, genre_wish, human_lines, read_pitch, score_genres
 from crumb.actors.embedded.rules import criteria_for, describe
@@ -289,6 +290,7 @@ def plan(
     unhonoured += unread_numbers(reading.numbers, spec, embedded=True)
     unhonoured += unbuilt_extras(spec.extras, genre)
     unhonoured += refusals(reading, genre)
+    unhonoured += unshown_subjects(pitch, genre, reading.language)
     guesses = [] if any(v is not None for v in reading.numbers.numbers.model_dump().values()) else [
         f"the pitch states no {'number the game carries' if reading.numbers.unread else 'numbers'}: "
         "the game's own defaults apply (the build notes list them)"]

@@ -16,6 +16,7 @@ from crumb.actors.embedded.fidelity import (
     after_edit,
     counted,
     extras_after_edit,
+    subjects_steered,
     support,
     unbuilt_extras,
     unread_numbers,
@@ -234,6 +235,11 @@ def _extras(spec: Spec, text: str) -> tuple[Spec, list[str]]:
     return spec.model_copy(update={"extras": extras}), notes
 
 
+def _subjects(spec: Spec, text: str) -> tuple[Spec, list[str]]:
+    reading, notes = subjects_steered(spec.reading, text, spec.genre, detect_language(text, spec.language))
+    return (spec if reading is spec.reading else spec.model_copy(update={"reading": reading})), notes
+
+
 def _look(spec: Spec, text: str) -> tuple[Spec, list[str]]:
     notes: list[str] = []
     palette, name = list(spec.theme.palette), spec.theme.name
@@ -267,7 +273,7 @@ def _steer_one(spec: Spec, message: str, *, genre_changes: bool) -> tuple[Spec, 
         if wish.genre and wish.genre != spec.genre:
             notes.append(f"genre: {spec.genre} → {wish.genre} ({wish.said!r})")
             spec = with_genre(spec, wish.genre, f"Steered to {wish.genre}: {wish.said!r}.")
-    for step in (_numbers, _relative, _speed, _text_size, _extras, _look):
+    for step in (_numbers, _relative, _speed, _text_size, _extras, _subjects, _look):
         spec, step_notes = step(spec, text)
         notes += step_notes
     if not notes:

@@ -42,6 +42,7 @@ GENRE = Genre(
     defaults={'lives': 3},
     honours={'lives': None},
     extras=('sound', 'particles', 'levels get harder'),
+    draws=('birds',),
     state_keys=('birdY', 'pipesPassed', 'gapY'),
     survive_win=True,
 )

@@ -61,6 +61,7 @@ GENRE = Genre(
     defaults={"lives": 3, "time_limit_s": 90},
     honours={"lives": None},
     extras=('sound', 'particles', 'chasing enemies'),
+    draws=('cars',),
     state_keys=("holeX", "holeY", "holeRadius", "swallowed", "objects", "eatenBy", "rival", "nextTarget", "tooBig"),
     survive_win=True,
 )

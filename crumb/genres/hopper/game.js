@@ -209,7 +209,7 @@
             g.fillStyle = "rgba(0,0,0,0.25)"; api.roundRect(g, cx + 2, y + 12, it.w, RH - 18, 8); g.fill();
             g.fillStyle = col; api.roundRect(g, cx, y + 8, it.w, RH - 18, 8); g.fill();
             g.fillStyle = api.alpha("#0b1020", 0.6);
-            var cab = it.w > 100 ? 26 : it.w * 0.4;
+            var cab = it.w > 100 ? 26 : it.w * 0.4;  // over 100 px long it is a truck: a short cab, a long box
             g.fillRect(right ? cx + it.w - cab - 8 : cx + 8, y + 13, cab, RH - 28);
             g.fillStyle = "#fff7c2";
             g.fillRect(right ? cx + it.w - 4 : cx, y + 12, 4, 6); g.fillRect(right ? cx + it.w - 4 : cx, y + RH - 22, 4, 6);

@@ -91,6 +91,7 @@ GENRE = Genre(
     defaults={"lives": 3},
     honours={"lives": None, "levels": None, "level_time_s": None},
     extras=('sound', 'particles', 'levels get harder'),
+    draws=('chickens', 'cars', 'trucks'),
     state_keys=("row", "bestRow", "column", "lane", "ahead", "lanes", "hops", "deaths", "lastDeath", "goalEvery"),
     idle_safe=True,
 )

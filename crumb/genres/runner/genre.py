@@ -40,6 +40,7 @@ GENRE = Genre(
     palette={'bg': '#1b1433', 'accent': '#ff7ab6', 'accent2': '#7afcff', 'danger': '#ff4f4f', 'fg': '#c7b8ff', 'text': '#fff7fd'},
     honours={'lives': None},
     extras=('sound', 'particles', 'levels get harder'),
+    draws=('birds',),
     state_keys=('distance', 'obstaclesCleared', 'onGround', 'runSpeed'),
     survive_win=True,
 )

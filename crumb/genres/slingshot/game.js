@@ -202,6 +202,7 @@
     g.restore();
   }
 
+  // A target is a green pig: a round body, a snout with two nostrils, two eyes.
   function drawTarget(g, api, b) {
     const r = b.hw;
     const body = api.mix(MAT.target.c, api.pal.accent, 0.25);

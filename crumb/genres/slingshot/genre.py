@@ -67,6 +67,7 @@ GENRE = Genre(
     defaults={'levels': 3, 'moves': 4},
     honours={'lives': None, 'levels': (1, 12), 'moves': (1, 20), 'level_time_s': None},
     extras=('sound', 'particles', 'levels get harder', 'shooting'),
+    draws=('birds', 'pigs'),
     state_keys=('movesLeft', 'shotsPerLevel', 'shots', 'targetsLeft', 'popped', 'blocksLeft', 'cleared', 'mode', 'aim',
                 'bird', 'sling', 'targets'),
 )

@@ -1,0 +1,197 @@
+"""Things a pitch asks to see (cats, zombies, pizza), and finding them in a pitch.
+
+Data, and one pure reader. Knowing them is what keeps "tetris but with cats" from a PASS for a game with
+no cat in it: the Planner reads genres, numbers, themes and extras, and a noun that is none of those was
+dropped without a word. A genre's own words ("bird" in flappy) and the things its game draws
+(Genre.draws: slingshot's pigs) are its own, so only the rest is named as not built (fidelity.py).
+Keyword syntax as in the catalogue: a trailing `*` matches any word that starts with it; CJK keywords
+match inside words, so longer ones come first (熊猫 is a panda before 猫 is a cat).
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from pydantic import BaseModel, ConfigDict
+
+from crumb.actors.embedded import refusal
+from crumb.actors.embedded.text import keyword_core, keyword_re
+
+
+class Subject(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    id: str
+    keywords: tuple[str, ...]
+
+
+class SubjectSaid(BaseModel):
+    """A subject a text asks for, with its words as written and where they start."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    subject: str
+    said: str
+    start: int
+    refused: bool = False
+
+
+def _s(id: str, *keywords: str) -> Subject:
+    return Subject(id=id, keywords=keywords)
+
+
+SUBJECTS: tuple[Subject, ...] = (
+    # animals
+    _s("cats", "cat", "cats", "kitten*", "kitty", "kitties", "een kat", "de kat", "katten", "poes", "poezen", "katze*",
+       "kätzchen", "gatto", "gatti", "gattin*", "gato", "gatos", "gatit*", "gatinh*", "des chats", "les chats",
+       "un chat", "chaton*", "кошк*", "кот", "коты", "котов", "котами", "котик*", "котят*", "котён*", "kot",
+       "koty", "kotów", "kotami", "kotek", "kotki", "kotkami", "kedi*", "кішк*", "кіт", "коти", "котів",
+       "кошеня*", "mèo", "猫", "貓", "고양이", "ネコ", "ねこ"),
+    _s("dogs", "dog", "dogs", "puppy", "puppies", "doggo*", "hond", "honden", "hondje*", "hund", "hunde",
+       "hündchen", "cani", "cagnolin*", "perro", "perros", "perrit*", "chien", "chiens", "chiot*", "cachorro*",
+       "cão", "cães", "собак*", "собачк*", "щен*", "psami", "psów", "piesek", "pieski", "köpek*", "собака",
+       "собаки", "цуцен*", "con chó", "chó", "小狗", "狗狗", "狗", "강아지", "개들", "犬", "いぬ", "イヌ"),
+    _s("birds", "bird", "birds", "vogel", "vogels", "vögel", "uccell*", "pájaro*", "aves", "oiseau*", "pássaro*",
+       "птиц*", "ptak", "ptaki", "ptakami", "kuş", "kuşlar*", "птах*", "chim", "小鸟", "鸟", "小鳥", "鳥", "새들", "작은 새"),
+    _s("frogs", "frog", "frogs", "kikker*", "frosch", "frösche", "rana", "rane", "ranas", "grenouille*", "sapo",
+       "sapos", "лягушк*", "żab*", "kurbağa*", "жаб*", "con ếch", "ếch", "青蛙", "蛙", "개구리", "カエル"),
+    _s("ducks", "ducks", "duckling*", "a duck", "the duck", "rubber duck*", "eend", "eenden", "ente", "enten",
+       "anatr*", "pato", "patos", "patit*", "canard*", "утк*", "утят*", "kaczk*", "ördek*", "качк*", "con vịt",
+       "vịt", "鸭子", "小鸭", "鴨子", "小鴨", "오리", "アヒル", "あひる"),
+    _s("chickens", "chicken", "chickens", "chick", "chicks", "hen", "hens", "kippen", "kuiken*", "huhn",
+       "hühner", "küken", "gallin*", "pollo", "pollos", "pollit*", "poule*", "poussin*", "galinha*", "pintinho*",
+       "куриц*", "кур", "цыпл*", "kurczak*", "kura", "kury", "tavuk*", "civciv*", "курк*", "курча*", "con gà",
+       "gà", "小鸡", "母鸡", "小雞", "母雞", "닭", "병아리", "ニワトリ", "にわとり", "ひよこ"),
+    _s("rabbits", "rabbit", "rabbits", "bunny", "bunnies", "konijn*", "hase", "hasen", "kaninchen", "coniglio",
+       "conigli", "conej*", "lapin*", "coelho*", "кролик*", "заяц", "зайц*", "зайк*", "królik*", "zając*",
+       "tavşan*", "кроли*", "con thỏ", "thỏ", "兔子", "小兔", "토끼", "ウサギ", "うさぎ"),
+    _s("bears", "bear", "bears", "teddy", "beren", "bär", "bären", "orso", "orsi", "oso", "osos", "urso",
+       "ursos", "медвед*", "мишк*", "niedźwied*", "miś", "misie", "ayı", "ayılar*", "ведмед*", "con gấu", "gấu",
+       "熊", "곰", "クマ", "くま"),
+    _s("pandas", "panda*", "панд*", "gấu trúc", "熊猫", "熊貓", "판다", "パンダ"),
+    _s("penguins", "penguin*", "pinguïn*", "pinguin*", "pingüino*", "manchot*", "pingouin*", "пингвин*",
+       "pingwin*", "penguen*", "пінгвін*", "chim cánh cụt", "企鹅", "企鵝", "펭귄", "ペンギン"),
+    _s("monkeys", "monkey*", "aap", "apen", "affe", "affen", "scimmi*", "singe*", "macaco*", "обезьян*", "małp*",
+       "maymun*", "мавп*", "con khỉ", "khỉ", "猴子", "猴", "원숭이", "サル"),
+    _s("horses", "horse", "horses", "pony", "ponies", "paard*", "pferd*", "cavall*", "caball*", "cheval",
+       "chevaux", "лошад*", "коня", "пони", "koń", "konie", "koni", "кінь", "коні", "con ngựa", "ngựa", "小马",
+       "马儿", "骏马", "小馬", "馬兒", "駿馬", "말들", "ウマ"),
+    _s("pigs", "pig", "pigs", "piglet*", "varken*", "schwein*", "ferkel", "maial*", "cerdo*", "cerdit*",
+       "cochon*", "porco*", "porquinho*", "свин*", "поросят*", "świni*", "śwink*", "domuz*", "con lợn", "con heo", "lợn", "heo", "小猪", "猪", "小豬", "豬", "돼지", "ブタ", "ぶた"),
+    _s("cows", "cow", "cows", "koe", "koeien", "kuh", "kühe", "mucca", "mucche", "vaca", "vacas", "vache*",
+       "коров*", "krow*", "krowa", "inek*", "корів", "корова", "con bò", "bò sữa", "奶牛", "母牛", "乳牛", "소들", "젖소",
+       "ウシ"),
+    _s("sheep", "sheep", "lamb", "lambs", "schaap", "schapen", "schaf", "schafe", "pecor*", "oveja*", "mouton*",
+       "ovelha*", "овц*", "овеч*", "owc*", "owieczk*", "koyun*", "вівц*", "con cừu", "cừu", "绵羊", "小羊", "綿羊",
+       "양들", "ヒツジ", "ひつじ"),
+    _s("mice", "mice", "rat", "rats", "muizen", "mäuse", "ratte*", "topi", "topolin*", "ratones", "ratoncit*",
+       "ratos", "ratinho*", "крыс*", "myszy", "szczur*", "щур*", "con chuột", "老鼠", "ネズミ", "ねずみ", "생쥐",
+       "fareler*"),
+    _s("bees", "bees", "bumblebee*", "bijen", "biene*", "hummel*", "abeja*", "abeille*", "abelha*",
+       "пчел*", "pszczoł*", "arı", "arılar*", "бджол*", "con ong", "蜜蜂", "벌들", "꿀벌", "ハチ", "a bee", "the bee",
+       "honeybee*"),
+    _s("butterflies", "butterfl*", "vlinder*", "schmetterling*", "farfall*", "mariposa*", "papillon*",
+       "borboleta*", "бабочк*", "motyl*", "kelebek*", "метелик*", "con bướm", "bươm bướm", "蝴蝶", "나비", "チョウ", "蝶"),
+    _s("spiders", "spider", "spiders", "spinne", "ragn*", "araña*", "araignée*", "aranha*", "паук*", "pająk*",
+       "pająki", "örümcek*", "павук*", "con nhện", "nhện", "蜘蛛", "거미", "クモ"),
+    _s("sharks", "shark*", "haai*", "squal*", "tiburón*", "tiburones", "requin*", "tubarão", "tubarões", "акул*",
+       "rekin*", "köpekbalığı*", "cá mập", "鲨鱼", "鯊魚", "상어", "サメ"),
+    _s("turtles", "turtle*", "tortoise*", "schildpad*", "schildkröte*", "tartarug*", "tortuga*", "tortue*",
+       "черепах*", "żółw*", "kaplumbağa*", "con rùa", "rùa", "乌龟", "烏龜", "海龟", "海龜", "거북", "亀"),
+    _s("foxes", "fox", "foxes", "fuchs", "füchse", "volpe", "volpi", "zorro*", "renard*", "raposa*", "lis",
+       "lisy", "lisek", "tilki*", "con cáo", "cáo", "狐狸", "여우", "キツネ", "きつね", "лиса", "лисы", "лису", "лисой",
+       "лисиц*", "лисён*"),
+    _s("owls", "owl", "owls", "uil", "uilen", "eule*", "gufo", "gufi", "búho*", "lechuza*", "hibou*",
+       "chouette*", "coruja*", "sowa", "sowy", "baykuş*", "cú mèo", "猫头鹰", "貓頭鷹", "부엉이", "올빼미", "フクロウ", "сова",
+       "совы", "сову", "совой", "совят*", "сови"),
+    _s("dinosaurs", "dinosaur*", "dinos", "raptor*", "dinosaurus*", "dinosaurier*", "dinosauri*", "dinosaurio*",
+       "dinosaure*", "dinossauro*", "динозавр*", "dinozaur*", "dinozor*", "khủng long", "恐龙", "恐龍", "공룡", "恐竜"),
+    _s("dragons", "dragon*", "draak", "draken", "drache*", "drago", "draghi", "dragón*", "dragones", "dragão",
+       "dragões", "дракон*", "ejderha*", "con rồng", "rồng", "龙", "龍", "드래곤", "용들", "ドラゴン", "竜", "smok", "smoki",
+       "smoka", "smokiem"),
+    _s("unicorns", "unicorn*", "eenhoorn*", "einhorn*", "unicorni", "unicornio*", "licorne*", "unicórnio*",
+       "единорог*", "jednoroż*", "tek boynuzlu at*", "єдиноріг*", "kỳ lân", "独角兽", "獨角獸", "유니콘", "ユニコーン"),
+    _s("octopuses", "octopus*", "octopi", "inktvis*", "krake*", "polp*", "pulpo*", "pieuvre*", "poulpe*",
+       "осьминог*", "ośmiornic*", "ahtapot*", "восьминог*", "bạch tuộc", "章鱼", "章魚", "문어", "タコ"),
+    # characters
+    _s("zombies", "zombie*", "zombi*", "зомби", "зомбі", "xác sống", "僵尸", "殭屍", "좀비", "ゾンビ"),
+    _s("robots", "robot*", "robô*", "робот*", "người máy", "机器人", "機器人", "로봇", "ロボット"),
+    _s("pirates", "pirate*", "piraat*", "piraten", "pirat*", "pirata*", "пират*", "korsan*", "hải tặc", "cướp biển", "海盗", "海盜", "해적", "海賊"),
+    _s("ninjas", "ninja*", "ниндз*", "ніндз*", "忍者", "닌자", "ニンジャ"),
+    _s("knights", "knight*", "ridder*", "ritter", "cavaliere", "cavalieri", "caballero*", "chevalier*",
+       "cavaleiro*", "рыцар*", "rycerz*", "şövalye*", "лицар*", "hiệp sĩ", "骑士", "騎士", "ナイト"),
+    _s("wizards", "wizard*", "witch", "witches", "mage", "mages", "sorcer*", "tovenaar*", "heks", "heksen",
+       "zauberer", "hexe", "hexen", "mago", "maghi", "strega", "streghe", "bruja*", "sorcière*", "magicien*",
+       "bruxa*", "feiticeir*", "волшебник*", "колдун*", "ведьм*", "czarodziej*", "czarownic*", "büyücü*",
+       "cadı*", "чарівник*", "відьм*", "phù thủy", "巫师", "女巫", "巫師", "마법사", "마녀", "魔法使い", "魔女"),
+    _s("princesses", "princess*", "prinses*", "prinzessin*", "principess*", "princesa*", "princesse*",
+       "принцесс*", "księżniczk*", "prenses*", "принцес*", "công chúa", "公主", "공주", "お姫様", "姫"),
+    _s("monsters", "monster*", "monstr*", "монстр*", "чудовищ*", "potwor*", "canavar*", "quái vật", "怪物", "怪兽",
+       "怪獸", "몬스터", "괴물", "モンスター", "怪獣"),
+    _s("vampires", "vampire*", "vampier*", "vampir*", "vampiro*", "вампир*", "wampir*", "вампір*", "ma cà rồng",
+       "吸血鬼", "뱀파이어", "ヴァンパイア"),
+    _s("superheroes", "superhero*", "super hero*", "superheld*", "supereroe*", "superhéroe*", "super-héros",
+       "superhéros", "super-herói*", "супергеро*", "superbohater*", "süper kahraman*", "siêu anh hùng", "超级英雄",
+       "超級英雄", "슈퍼히어로", "スーパーヒーロー"),
+    _s("skeletons", "skeleton*", "skelet*", "scheletr*", "esqueleto*", "squelette*", "скелет*", "szkielet*",
+       "iskelet*", "bộ xương", "骷髅", "骷髏", "해골", "ガイコツ", "骸骨"),
+    _s("cowboys", "cowboy*", "vaquero*", "ковбо*", "kowboj*", "kovboy*", "cao bồi", "牛仔", "카우보이", "カウボーイ"),
+    # vehicles
+    _s("cars", "car", "cars", "auto's", "autos", "macchin*", "coche*", "carro", "carros", "voiture*", "машин*",
+       "автомобил*", "samochod*", "samochód", "araba*", "автомобіл*", "ô tô", "xe hơi", "汽车", "汽車", "자동차", "クルマ",
+       "自動車"),
+    _s("trains", "trains", "locomotive*", "trein", "treinen", "eisenbahn*", "lokomotive*", "treno", "treni", "tren", "trenes", "trem",
+       "trens", "поезд*", "паровоз*", "pociąg*", "trenler*", "потяг*", "tàu hỏa", "火车", "火車", "기차", "電車", "列車",
+       "a train", "the train", "steam train*", "train set*"),
+    _s("planes", "plane", "planes", "airplane*", "aeroplane*", "jets", "vliegtuig*", "flugzeug*", "aere*",
+       "avión", "aviones", "avion", "avions", "avião", "aviões", "самолёт*", "самолет*", "samolot*", "uçak*",
+       "літак*", "máy bay", "飞机", "飛機", "비행기", "飛行機"),
+    _s("boats", "boat*", "sailboat*", "boten", "schiff", "schiffe", "barca", "barche", "barco*", "bateau*",
+       "лодк*", "łód*", "łodzi*", "tekne*", "човен*", "човн*", "con thuyền", "chiếc thuyền", "小船", "帆船", "船只", "船隻", "배들", "보트", "ボート"),
+    _s("tanks", "tanks", "a tank", "carro armato", "panzer", "carri armati", "tanque*", "char d'assaut", "chars d'assaut",
+       "танк*", "czołg*", "xe tăng", "坦克", "탱크", "戦車", "tanklar*"),
+    _s("helicopters", "helicopter*", "hubschrauber*", "elicotter*", "helicóptero*", "hélicoptère*", "вертолёт*",
+       "вертолет*", "helikopter*", "гелікоптер*", "trực thăng", "直升机", "直升機", "헬리콥터", "ヘリコプター"),
+    _s("trucks", "truck*", "lorry", "lorries", "vrachtwagen*", "lastwagen*", "camion*", "camión", "грузовик*",
+       "ciężarówk*", "kamyon*", "вантажівк*", "xe tải", "卡车", "卡車", "트럭", "トラック"),
+    # food
+    _s("pizza", "pizza*", "пицц*", "піц*", "披萨", "披薩", "피자", "ピザ"),
+    _s("donuts", "donut*", "doughnut*", "ciambell*", "rosquill*", "beignet*", "rosquinha*", "пончик*", "pączk*",
+       "pączek", "bánh vòng", "甜甜圈", "도넛", "ドーナツ"),
+    _s("burgers", "burger*", "hamburger*", "hamburguesa*", "hambúrguer*", "бургер*", "гамбургер*", "bánh mì kẹp",
+       "汉堡", "漢堡", "햄버거", "ハンバーガー"),
+    _s("cupcakes", "cupcake*", "muffin*", "капкейк*", "babeczk*", "bánh nướng nhỏ", "纸杯蛋糕", "杯子蛋糕", "컵케이크",
+       "カップケーキ"),
+    _s("sushi", "sushi", "суши", "суші", "寿司", "壽司", "초밥", "스시", "すし"),
+)
+
+
+@lru_cache(maxsize=1)
+def _keywords() -> list[tuple[str, str]]:
+    """(keyword, subject id), longest first: a longer keyword consumes its span."""
+    table = [(kw, s.id) for s in SUBJECTS for kw in dict.fromkeys(s.keywords)]
+    return sorted(table, key=lambda k: (-len(k[0].rstrip("*")), k[0]))
+
+
+def find_subjects(text: str, language: str | None = None) -> list[SubjectSaid]:
+    """The subjects normalized text names, in the text's order, each once: asked for, or refused ("snake
+    without mice") where no word of it is asked for. Blank what other readers took (genre names, themes,
+    extras) first."""
+    work = text
+    found: dict[str, SubjectSaid] = {}
+    for kw, subject in _keywords():
+        if keyword_core(kw) not in work:
+            continue
+        spans = [m.span() for m in keyword_re(kw).finditer(work)]
+        for s, e in spans:
+            work = work[:s] + " " * (e - s) + work[e:]
+        for s, e in spans:
+            said = SubjectSaid(subject=subject, said=text[s:e], start=s, refused=refusal.refused(text, s, e, language))
+            had = found.get(subject)
+            if had is None or (had.refused, had.start) > (said.refused, said.start):
+                found[subject] = said
+    return sorted(found.values(), key=lambda s: s.start)
+
+
+def subject_ids() -> tuple[str, ...]:
+    return tuple(s.id for s in SUBJECTS)

@@ -1,0 +1,102 @@
+"""A thing the pitch asks to see ("tetris but with cats") that the embedded game does not draw is named as not
+built, never a PASS; what the game draws (flappy's bird, slingshot's pigs) and a word another reader took (a
+genre's name, a theme, an extra, a number's unit) are not asked for again; steering asks and takes back the same.
+
+Before, "tetris but with cats" passed as a game with no cat in it: the Planner read genres, numbers, themes and
+extras, and a noun that was none of those was dropped without a word.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from crumb.actors.embedded import catalogue as cat
+from crumb.actors.embedded.steering import apply_steering
+from crumb.actors.embedded.verifier import judge
+from crumb.genres import registry
+from tests.local_planner.test_fidelity import all_held, audited, plan_fully, rules_of
+
+
+def not_drawn(spec) -> list[str]:
+    """The subjects the reading names as not drawn, by the name it gives them."""
+    return [x.split(" game draws no ")[1].split(":")[0] for x in spec.reading.unhonoured if " game draws no " in x]
+
+
+@pytest.mark.parametrize(("pitch", "genre", "subjects"), [
+    ("tetris but with cats", "blocks", ["cats"]),
+    ("Tetris mit Katzen", "blocks", ["cats"]),
+    ("俄罗斯方块和猫咪", "blocks", ["cats"]),
+    ("flappy bird with zombies", "flappy", ["zombies"]),
+    ("pong where the paddles are robots", "pong", ["robots"]),
+    ("snake that eats pizza and donuts", "snake", ["pizza", "donuts"]),
+    ("un juego de la serpiente con dinosaurios", "snake", ["dinosaurs"]),
+    ("un casse-briques avec des licornes", "breakout", ["unicorns"]),
+    ("змейка с пингвинами", "snake", ["penguins"]),
+    ("ペンギンのテトリス", "blocks", ["penguins"]),
+    ("frogger with a frog", "hopper", ["frogs"]),  # the game hops a chicken
+    ("a platformer where a pirate finds treasure", "platformer", ["pirates"]),
+    ("match-3 with pandas, not 熊", "match3", ["pandas"]),  # 熊猫 is a panda before 猫 is a cat
+])
+def test_a_thing_the_game_does_not_draw_is_named_and_the_verdict_waits(pitch: str, genre: str, subjects: list[str]) -> None:
+    spec = plan_fully(pitch)
+    assert spec.genre == genre, spec.genre
+    assert not_drawn(spec) == subjects, spec.reading.unhonoured
+    name = cat.entry(genre).name
+    assert all(f"the embedded {name} game draws no" in x for x in spec.reading.unhonoured if " draws no " in x)
+    assert judge(all_held(spec)).verdict == "PARTIAL"
+    result = audited(spec, {"verdict": "PASS", "total": 5.0})  # any Verifier's PASS is held to it
+    assert result["verdict"] == "PARTIAL" and "pitch_fidelity" in rules_of(result)
+
+
+@pytest.mark.parametrize("pitch", [
+    "flappy bird but underwater, survive 2 minutes",  # the bird is the game's
+    "angry birds: shoot the birds at the pigs' towers",  # Genre.draws: the targets are pigs
+    "crossy road where a chicken dodges cars and trucks",
+    "an endless runner where you jump over cacti and duck under birds",
+    "a hole.io game where you swallow cars",
+    "halloween snake with ghosts",  # a theme's word: the spooky palette
+    "fruit ninja with 3 lives and 60 seconds",  # a genre's name holds "ninja"
+    "Chrome dino game",
+    "tetris without cats",  # refused
+    "snake, but no mice please",
+    "a typing game to train your fingers", "click with the mouse to play pong",  # not a train, not mice
+    "8 bij 8 memory", "iki kat daha hızlı yılan",  # a Dutch "by", a Turkish "times"
+    "飞船射击游戏",  # a spaceship (飞船) is no boat (船)
+])
+def test_what_the_game_draws_or_another_reader_took_keeps_the_pass(pitch: str) -> None:
+    spec = plan_fully(pitch)
+    assert not_drawn(spec) == [], spec.reading.unhonoured
+
+
+def test_every_genres_own_pitches_ask_only_for_what_its_game_draws() -> None:
+    """Every example pitch of every genre folder, in every language they come in. One asks for a frog, and the Road
+    Hopper game hops a chicken: the honest exception until it can draw a frog ("青蛙过河" is Frogger's Chinese name,
+    the genre's own)."""
+    frog = {"help the frog cross the busy traffic lanes and jump on the logs, 3 levels"}
+    pitches = [p for loaded in registry().genres for p in loaded.genre.pitches]
+    assert frog <= set(pitches) and len(pitches) > 50
+    assert {p: not_drawn(plan_fully(p)) for p in pitches if not_drawn(plan_fully(p))} == dict.fromkeys(frog, ["frogs"])
+
+
+def test_steering_asks_for_a_thing_to_see_and_takes_it_back() -> None:
+    """As with an extra: "add cats" to a game that draws none makes the verdict wait, and the person is told at
+    once; "no cats after all" takes back the pitch's ask as well as a message's."""
+    spec = plan_fully("tetris")
+    steered, notes = apply_steering(spec, ["add some cats"])
+    assert not_drawn(steered) == ["cats"] and notes == [f"Not carried: {steered.reading.unhonoured[0]}"], notes
+    assert judge(all_held(steered)).verdict == "PARTIAL"
+    back, notes = apply_steering(steered, ["no cats after all"])
+    assert not_drawn(back) == [] and notes == ["subject: − cats"], notes
+    assert judge(all_held(back)).verdict == "PASS"
+    pitched, notes = apply_steering(plan_fully("tetris with cats"), ["no cats after all"])
+    assert not_drawn(pitched) == [] and judge(all_held(pitched)).verdict == "PASS", notes
+    _, notes = apply_steering(plan_fully("flappy bird"), ["more birds"])
+    assert "subject: birds: the Flappy game draws them" in notes, notes
+
+
+def test_a_change_of_genre_weighs_the_pitchs_things_against_the_new_game() -> None:
+    to_snake, _ = apply_steering(plan_fully("tetris with cats"), ["make it snake"])
+    assert to_snake.genre == "snake" and not_drawn(to_snake) == ["cats"], to_snake.reading.unhonoured
+    assert all("Blocks" not in x for x in to_snake.reading.unhonoured), to_snake.reading.unhonoured
+    to_slingshot, _ = apply_steering(plan_fully("tetris with pigs"), ["make it angry birds"])
+    assert to_slingshot.genre == "slingshot" and not_drawn(to_slingshot) == [], to_slingshot.reading.unhonoured
