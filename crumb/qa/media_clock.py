@@ -16,8 +16,8 @@ At the game time of its end (planned once its duration is known: at `durationcha
 before its metadata came) the element sends `timeupdate`, `pause` and `ended`, as a browser does, and stops
 for real; while it plays it sends a `timeupdate` every 250 ms of game time. The browser's own `ended` and
 `timeupdate`, which come in real time, are not passed to the game's listeners (`addEventListener`, the
-`on...` properties and a handler written in the markup), nor its own `pause` at a real end: a `pause` is
-passed when the game's `pause()` made it. Cost: none for a page that plays no media (the element's
+`on...` properties and a handler written in the markup: event_filter.py), nor its own `pause` at a real end: a
+`pause` is passed when the game's `pause()` made it. Cost: none for a page that plays no media (the element's
 properties and listeners are wrapped on HTMLMediaElement's prototype, which no other node uses; an element
 is looked after from its first play, and a timer of the game's clock runs only while it plays).
 
@@ -36,19 +36,21 @@ element's source every 700 ms of game time and never waited for play() was named
 
 from __future__ import annotations
 
+from crumb.qa.event_filter import EVENT_FILTER
+
 #: game time between two `timeupdate` events of a playing element, as browsers send them (about every 250 ms)
 TICK_MS = 250
 
 MEDIA_CLOCK_JS = """(() => {
-  const M = self.HTMLMediaElement;
-  if (!M) return;
-  const P = M.prototype, V = Symbol(), H = Symbol(), W = Symbol(), D = Symbol();
+  const M = self.HTMLMediaElement, filter = self[Symbol.for('__EVENT_FILTER__')];
+  if (!M || typeof filter !== 'function') return;  // (event_filter.py's script comes before this one)
+  const P = M.prototype, V = Symbol(), D = Symbol();
   const now = () => performance.now() / 1000;  // game seconds
   const d = (k) => Object.getOwnPropertyDescriptor(P, k);
   const time = d('currentTime'), pausedOf = d('paused'), endedOf = d('ended'), durationOf = d('duration'),
     loopOf = d('loop'), rateOf = d('playbackRate'), errorOf = d('error');
   const play = P.play, pause = P.pause;
-  const add = EventTarget.prototype.addEventListener, remove = EventTarget.prototype.removeEventListener;
+  const add = EventTarget.prototype.addEventListener;
   const length = (el) => { const n = durationOf.get.call(el); return n > 0 && Number.isFinite(n) ? n : NaN; };
   const realPaused = (el) => pausedOf.get.call(el);
   const fire = (el, type) => el.dispatchEvent(new Event(type));
@@ -79,13 +81,12 @@ MEDIA_CLOCK_JS = """(() => {
     if (e.type === 'durationchange') plan(this);
     else { s.pending = false; if (e.type === 'pause') heard(this, e);
       else if (s.later && !s.run) { s.later = false; pause.call(this); } } };
-  const TYPES = ['ended', 'timeupdate', 'pause'], ON = {};
-  for (const t of TYPES) ON[t] = Object.getOwnPropertyDescriptor(HTMLElement.prototype, 'on' + t);
+  // the game's listeners hear only the events sent on game time (and those heard() lets through)
+  const adopt = filter(P, ['ended', 'timeupdate', 'pause'], heard);
   const take = (el) => { if (el[V]) return el[V];
     const s = el[V] = {pos: time.get.call(el), at: now(), run: false, timer: 0, pass: 0, pending: false, later: false};
     for (const t of ['durationchange', 'pause', 'playing']) add.call(el, t, real, true);
-    for (const t of TYPES) { const on = ON[t], h = el[H];  // a handler written in the markup
-      if (on && on.get && !(h && t in h)) { const f = on.get.call(el); if (f) el['on' + t] = f; } }
+    adopt(el);  // a handler written in the markup
     return s; };
   P.play = function () { const paused = realPaused(this), s = take(this);
     if (s.run) { fold(this, s); return paused ? Promise.resolve() : play.call(this); }
@@ -118,29 +119,9 @@ MEDIA_CLOCK_JS = """(() => {
   for (const k of ['src', 'srcObject']) { const desc = d(k); if (!desc || !desc.set) continue;
     Object.defineProperty(P, k, {configurable: true, enumerable: desc.enumerable, get: desc.get,
       set(v) { reset.call(this); desc.set.call(this, v); }}); }
-  // the game's listeners hear only the events sent on game time
-  const only = (l) => function (e) { if (!heard(this, e)) return; return typeof l === 'function' ? l.call(this, e) : l.handleEvent(e); };
-  for (const t of TYPES) { const on = ON[t]; if (!on || !on.set) continue;
-    Object.defineProperty(P, 'on' + t, {configurable: true, enumerable: on.enumerable,
-      get() { const h = this[H]; return h && t in h ? h[t] : on.get.call(this); },
-      set(v) { const h = this[H] || (this[H] = {}); h[t] = typeof v === 'function' ? v : null; on.set.call(this, h[t] && only(h[t])); }}); }
-  // a `once` listener is removed by its own first call, not by the browser's (which it does not hear)
-  const key = (type, opts) => type + ((typeof opts === 'boolean' ? opts : !!(opts && opts.capture)) ? '+' : '');
-  P.addEventListener = function (type, l, opts) {
-    if (!l || !TYPES.includes(type)) return add.apply(this, arguments);
-    const m = this[W] || (this[W] = new Map()), k = key(type, opts), ls = m.get(k) || new Map(); m.set(k, ls);
-    let w = ls.get(l);
-    if (!w) { const inner = only(l), once = typeof opts === 'object' && opts !== null && !!opts.once;
-      w = once ? function (e) { if (!heard(this, e)) return; remove.call(this, type, w, opts); ls.delete(l); return inner.call(this, e); } : inner;
-      ls.set(l, w); }
-    return add.call(this, type, w, typeof opts === 'object' && opts !== null ? {...opts, once: false} : opts); };
-  P.removeEventListener = function (type, l, opts) {
-    const ls = l && TYPES.includes(type) && this[W] && this[W].get(key(type, opts));
-    if (ls && ls.has(l)) { const w = ls.get(l); ls.delete(l); return remove.call(this, type, w, opts); }
-    return remove.apply(this, arguments); };
   // an element in the document that the browser autoplays (the `autoplay` attribute) is taken when it starts (a
   // late play of the game's own, which the game has paused since or whose end has come, is not a start)
   add.call(self, 'play', (e) => { const el = e.target;
     if (!e.isTrusted || !(el instanceof M) || realPaused(el)) return;
     const s = take(el); if (s.run || s.later) return; s.run = true; s.at = now(); plan(el); }, true);
-})();""".replace("__TICK__", str(TICK_MS / 1000))
+})();""".replace("__TICK__", str(TICK_MS / 1000)).replace("__EVENT_FILTER__", EVENT_FILTER)
