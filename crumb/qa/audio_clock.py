@@ -11,19 +11,25 @@ AUDIO_CLOCK_JS, an init script of every QA context, gives each AudioContext a `c
 times of its sources (oscillators, buffer sources, constant sources): a source starts playing at once
 (QA's browser is muted: when a sound is heard does not matter), and its `ended` comes at the game time of
 its end, its `stop(when)` or, for a buffer that does not loop, the buffer's end at the rate it was
-started at. The browser's own `ended`, which comes in real time, is not passed to the game.
+started at. The browser's own `ended`, which comes in real time, is not passed to the game's listeners
+(`addEventListener` and `onended`: event_filter.py).
 
 Left as they were: AudioParam automation (what a sound sounds like, in real time); a buffer set on a source
 after it started, and a rate changed after, do not move its end (`<audio>` and `<video>` elements are
-media_clock.py's). A game can tell only that the events it is sent are not `isTrusted`.
+media_clock.py's). A game can tell that the events it is sent are not `isTrusted`, and a listener it adds with
+`EventTarget.prototype.addEventListener.call` hears the browser's `ended` too.
 """
 
 from __future__ import annotations
 
+from crumb.qa.event_filter import EVENT_FILTER
+
 AUDIO_CLOCK_JS = """(() => {
   const B = self.BaseAudioContext, S = self.AudioScheduledSourceNode, RT = self.AudioContext;
-  if (!B || !S || !RT) return;  // (an OfflineAudioContext renders as fast as it can: left as it is)
-  const V = Symbol(), H = Symbol(), W = Symbol(), now = () => performance.now() / 1000;  // game seconds
+  const filter = self[Symbol.for('__EVENT_FILTER__')];  // (event_filter.py's script comes before this one)
+  if (!B || !S || !RT || typeof filter !== 'function') return;
+  // (an OfflineAudioContext renders as fast as it can: left as it is)
+  const V = Symbol(), now = () => performance.now() / 1000;  // game seconds
   const real = Object.getOwnPropertyDescriptor(B.prototype, 'currentTime');
   // game time while the context runs (as the game asked it to: resume, suspend, close; else as it is)
   const clock = (ctx) => { let v = ctx[V];
@@ -58,26 +64,6 @@ AUDIO_CLOCK_JS = """(() => {
   S.prototype.stop = function (when = 0) { const s = this[V];
     if (!s) return stopReal.call(this, when);  // not started: the browser says so
     if (!s.sent) { s.end = Math.max(Number(when) || 0, clock(this.context).t); plan(this); } };
-  // the game's `ended` handlers hear only the end sent on game time
-  const only = (l) => function (e) { if (e.isTrusted && this.context instanceof RT) return; return typeof l === 'function' ? l.call(this, e) : l.handleEvent(e); };
-  const on = Object.getOwnPropertyDescriptor(S.prototype, 'onended');
-  if (on && on.set) Object.defineProperty(S.prototype, 'onended', {configurable: true, enumerable: on.enumerable,
-    get() { return this[H] === undefined ? null : this[H]; },
-    set(v) { this[H] = typeof v === 'function' ? v : null; on.set.call(this, this[H] && only(this[H])); }});
-  const add = EventTarget.prototype.addEventListener, remove = EventTarget.prototype.removeEventListener;
-  // a `once` listener is removed by its own first call, not by the browser's: its real end, which it does not
-  // hear, may come first (a short buffer while QA's clock stands between two steps)
-  const wrapped = (node, l, opts) => { const m = node[W] || (node[W] = new Map()); if (m.has(l)) return m.get(l);
-    const inner = only(l), once = typeof opts === 'object' && opts !== null && !!opts.once;
-    const w = once ? function (e) { if (e.isTrusted && this.context instanceof RT) return;
-      remove.call(this, 'ended', w, opts); m.delete(l); return inner.call(this, e); } : inner;
-    m.set(l, w); return w; };
-  EventTarget.prototype.addEventListener = function (type, l, opts) {
-    if (type !== 'ended' || !l || !(this instanceof S)) return add.apply(this, arguments);
-    const w = wrapped(this, l, opts);
-    return add.call(this, type, w, typeof opts === 'object' && opts !== null ? {...opts, once: false} : opts); };
-  EventTarget.prototype.removeEventListener = function (type, l, ...rest) {
-    if (type === 'ended' && l && this instanceof S && this[W] && this[W].has(l)) {
-      const w = this[W].get(l); this[W].delete(l); return remove.call(this, type, w, ...rest); }
-    return remove.apply(this, arguments); };
-})();"""
+  // the game's `ended` listeners hear only the end sent on game time (a source of an OfflineAudioContext: every end)
+  filter(S.prototype, ['ended'], (node, e) => !e.isTrusted || !(node.context instanceof RT));
+})();""".replace("__EVENT_FILTER__", EVENT_FILTER)

@@ -3,10 +3,11 @@
 audio_clock.py and media_clock.py put a sound's time on the game's clock and send the events of its end (and a
 media element's `timeupdate`s) at its game time. The browser still sends its own, in real time: a game that
 heard them would count an end twice, or hear it long before its game time. Each clock kept them from the game's
-listeners with a copy of its own of the same wrapping; the media clock's, the fuller one, is here (the audio
-clock keeps its own for now).
+listeners with a copy of its own of the same wrapping (the audio clock's keyed a listener by itself alone, so
+one added in both phases and removed from both was still called); the media clock's, the fuller one, is here,
+for both.
 
-EVENT_FILTER_JS, an init script of every QA context added before the media clock's, installs once per realm,
+EVENT_FILTER_JS, an init script of every QA context added before the clocks' scripts, installs once per realm,
 under `self[Symbol.for(EVENT_FILTER)]`, a function that a clock calls with a prototype, event types and
 `heard(target, event)`, which says whether the game hears an event (the browser's own is `isTrusted`). The
 game's listeners for those types on targets of that prototype are called only with the events every
@@ -20,9 +21,9 @@ Registrations compose: each wraps what its prototype has not had wrapped yet, an
 of them.
 
 Cost: none for a page that listens to no target of a registered prototype (`addEventListener` and the `on...`
-properties are wrapped on that prototype alone, not on EventTarget's). Left as they were: a capture listener of an ancestor (for an event that does not
-bubble, such as `ended`) and one added with `EventTarget.prototype.addEventListener.call` hear the browser's
-events too.
+properties are wrapped on that prototype alone, not on EventTarget's). Left as they were: a capture listener of
+an ancestor (for an event that does not bubble, such as `ended`) and one added with
+`EventTarget.prototype.addEventListener.call` hear the browser's events too.
 """
 
 from __future__ import annotations

@@ -7,6 +7,8 @@ Every probe runs on a page of its own, on a real Chromium."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from crumb.qa import QARunner
@@ -44,3 +46,35 @@ def test_a_sound_ends_once(runner: QARunner) -> None:
                   [{"path": "tones", "op": "==", "value": 3}, {"path": "samples", "op": "==", "value": 1}])
     result = runner.check(GAME, criteria=criteria(later), controls=[" "])
     assert [(p.id, p.ok) for p in result.probes] == [("later", True)], result.probes
+
+
+REMOVED = """<!doctype html><html><body><canvas id="c" width="100" height="50"></canvas><script>
+// Space plays a 0.3 s tone. A listener added for its end twice, in the capture phase and not, then removed from
+// both, hears nothing (the browser keeps the two apart); another counts the ends.
+const audio = new AudioContext();
+let phase = 'title', ends = 0, removed = 0;
+const gone = () => { removed++; };
+addEventListener('keydown', (e) => {
+  if (e.key !== 'Enter' && e.key !== ' ') return;
+  if (phase === 'title') { phase = 'playing'; return; }
+  const o = audio.createOscillator();
+  o.connect(audio.destination);
+  o.addEventListener('ended', gone); o.addEventListener('ended', gone, true);
+  o.removeEventListener('ended', gone, true); o.removeEventListener('ended', gone, {capture: false});
+  o.addEventListener('ended', () => { ends++; });
+  o.start();
+  o.stop(audio.currentTime + 0.3);
+});
+window.__crumb = { state: () => ({ phase, ends, removed }) };
+</script></body></html>"""
+
+
+def test_a_listener_removed_from_both_phases_hears_no_end(runner: QARunner, tmp_path: Path) -> None:
+    """A source's `ended` listeners are kept apart by their capture flag, as the browser keeps them: one added in
+    both phases and removed from both is gone, and does not hear the end sent on game time (before, the first
+    removal took the listener's one wrapper out of the map, and the second left it in)."""
+    (tmp_path / "index.html").write_text(REMOVED)
+    ended = probe("ended", [*PRESSED, {"do": "wait", "ms": 500}],
+                  [{"path": "ends", "op": "==", "value": 1}, {"path": "removed", "op": "==", "value": 0}])
+    result = runner.check(tmp_path, criteria=criteria(ended), controls=[" "])
+    assert [(p.id, p.ok) for p in result.probes] == [("ended", True)], result.probes
