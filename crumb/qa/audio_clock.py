@@ -22,11 +22,12 @@ media_clock.py's). A game can tell that the events it is sent are not `isTrusted
 
 from __future__ import annotations
 
-from crumb.qa.event_filter import EVENT_FILTER
+from crumb.qa.event_filter import EVENT_FILTER, EVENT_FILTER_JS
 
-AUDIO_CLOCK_JS = """(() => {
+AUDIO_CLOCK_JS = EVENT_FILTER_JS + """
+(() => {
   const B = self.BaseAudioContext, S = self.AudioScheduledSourceNode, RT = self.AudioContext;
-  const filter = self[Symbol.for('__EVENT_FILTER__')];  // (event_filter.py's script comes before this one)
+  const filter = self[Symbol.for('__EVENT_FILTER__')];  // (event_filter.py's script, run just before)
   if (!B || !S || !RT || typeof filter !== 'function') return;
   // (an OfflineAudioContext renders as fast as it can: left as it is)
   const V = Symbol(), now = () => performance.now() / 1000;  // game seconds

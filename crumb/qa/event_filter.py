@@ -7,7 +7,8 @@ listeners with a copy of its own of the same wrapping (the audio clock's keyed a
 one added in both phases and removed from both was still called); the media clock's, the fuller one, is here,
 for both.
 
-EVENT_FILTER_JS, an init script of every QA context added before the clocks' scripts, installs once per realm,
+EVENT_FILTER_JS, which each clock's init script begins with (so no order of scripts can leave a clock without
+it), installs once per realm,
 under `self[Symbol.for(EVENT_FILTER)]`, a function that a clock calls with a prototype, event types and
 `heard(target, event)`, which says whether the game hears an event (the browser's own is `isTrusted`). The
 game's listeners for those types on targets of that prototype are called only with the events every

@@ -36,14 +36,15 @@ element's source every 700 ms of game time and never waited for play() was named
 
 from __future__ import annotations
 
-from crumb.qa.event_filter import EVENT_FILTER
+from crumb.qa.event_filter import EVENT_FILTER, EVENT_FILTER_JS
 
 #: game time between two `timeupdate` events of a playing element, as browsers send them (about every 250 ms)
 TICK_MS = 250
 
-MEDIA_CLOCK_JS = """(() => {
+MEDIA_CLOCK_JS = EVENT_FILTER_JS + """
+(() => {
   const M = self.HTMLMediaElement, filter = self[Symbol.for('__EVENT_FILTER__')];
-  if (!M || typeof filter !== 'function') return;  // (event_filter.py's script comes before this one)
+  if (!M || typeof filter !== 'function') return;  // (event_filter.py's script, run just before)
   const P = M.prototype, V = Symbol(), D = Symbol();
   const now = () => performance.now() / 1000;  // game seconds
   const d = (k) => Object.getOwnPropertyDescriptor(P, k);

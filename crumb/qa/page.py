@@ -24,7 +24,6 @@ from crumb.protocol.game import Finding, Severity
 from crumb.qa.audio_clock import AUDIO_CLOCK_JS
 from crumb.qa.clock_tasks import CLOCK_TASKS_JS
 from crumb.qa.css_clock import CSS_CLOCK_JS
-from crumb.qa.event_filter import EVENT_FILTER_JS
 from crumb.qa.media_clock import MEDIA_CLOCK_JS
 from crumb.qa.sched import Sampler, judge_late
 
@@ -475,8 +474,7 @@ class GameContext:
             service_workers="block", accept_downloads=False, timezone_id="UTC", locale="en-US",
         ), "opening a browser context", OPEN_TIMEOUT_S, self.ev)
         ctx = self.context
-        # all at once (each is a round trip to the browser), but before any page; the init scripts are sent in this
-        # order, and run in the order they were sent
+        # all at once (each is a round trip to the browser, and none needs another), but before any page
         await asyncio.gather(
             guarded(ctx.route("**/*", self._route), "fencing the network", OPEN_TIMEOUT_S, self.ev),
             guarded(ctx.route_web_socket(re.compile(r".*"), self._websocket), "fencing WebSockets", OPEN_TIMEOUT_S, self.ev),
@@ -484,9 +482,6 @@ class GameContext:
             guarded(ctx.add_init_script(CLOCK_TASKS_JS), "running the clock's timers several to a task", OPEN_TIMEOUT_S,
                     self.ev),
             guarded(ctx.add_init_script(CSS_CLOCK_JS), "putting CSS animations on the game clock", OPEN_TIMEOUT_S, self.ev),
-            # (before the clocks that register with it)
-            guarded(ctx.add_init_script(EVENT_FILTER_JS), "keeping the browser's own sound events from the game",
-                    OPEN_TIMEOUT_S, self.ev),
             guarded(ctx.add_init_script(AUDIO_CLOCK_JS), "putting Web Audio on the game clock", OPEN_TIMEOUT_S, self.ev),
             guarded(ctx.add_init_script(MEDIA_CLOCK_JS), "putting <audio> and <video> on the game clock", OPEN_TIMEOUT_S,
                     self.ev),
