@@ -93,6 +93,10 @@ class Genre(_Data):
     draws: tuple[str, ...] = Field(default=(), description="the things a pitch may ask to see (crumb.actors.embedded.subjects "
                                                            "ids: slingshot's pigs) that the game draws beyond its own words: "
                                                            "a pitch asking for another is told it is not built")
+    can_draw: tuple[str, ...] = Field(default=(), description="subjects the game draws instead of its own when the spec's "
+                                                              "extras name them (the road hopper hops a frog for a Frogger "
+                                                              "pitch); its state's `draws` says which it draws, and a "
+                                                              "criterion checks it")
     # checking it
     pitches: tuple[str, ...] = Field(min_length=1, description="pitches the Planner must read as this genre (the tests plan each)")
     state_keys: tuple[str, ...] = Field(min_length=1, description="genre-specific keys window.__crumb.state() reports")

@@ -52,6 +52,14 @@ def test_a_thing_the_pitch_asks_to_see_that_the_game_does_not_draw_waits_for_a_p
     assert "draws no cats" in md, md
 
 
+def test_a_frogger_pitchs_frog_is_built_and_measured(root):
+    """The road hopper hops a chicken; asked for a frog, it hops a frog, and QA reads it from the running game."""
+    code, got = run(root, "help the frog cross the busy traffic lanes and jump on the logs, 3 levels")
+    assert code == 0 and got["done"] == "pass", got
+    probe = next(p for p in events(root, got["session"], "qa.result")[-1]["data"]["probes"] if p["id"] == "draws-frogs")
+    assert probe["ok"] is True, probe
+
+
 def test_a_game_that_ignores_the_stated_numbers_fails_their_probes_and_is_fixed(root):
     pitch = "snake with 3 lives, 7 levels, a 12x12 grid and 200 points to win"
     code, got = run(root, pitch, "--fault", "wrongnumbers")

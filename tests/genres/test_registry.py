@@ -63,8 +63,8 @@ def test_every_registered_folder_is_complete(loaded) -> None:
     assert ("sound" in g.extras) == ("api.beep(" in js), f"{g.id}: extras says sound only when game.js beeps"
     for extra, words in DECLARED_IN_CODE.items():  # a declared mechanic the code never names is not built
         assert extra not in g.extras or any(w in js.lower() for w in words), f"{g.id} declares {extra!r}; game.js has none of {words}"
-    assert set(g.draws) <= set(subject_ids()), f"{g.id} declares draws the subjects do not know"
-    for subject in g.draws:  # a drawn thing the code never names is not drawn
+    assert set(g.draws) | set(g.can_draw) <= set(subject_ids()), f"{g.id} declares draws the subjects do not know"
+    for subject in (*g.draws, *g.can_draw):  # a drawn thing the code never names is not drawn
         assert subject.removesuffix("s") in js.lower(), f"{g.id} declares it draws {subject}; game.js never names one"
     for pitch in g.pitches:
         assert plan_fully(pitch).genre == g.id, f"{pitch!r} is not read as {g.id}"

@@ -318,3 +318,29 @@ def test_hopper_traffic_and_logs_follow_the_speed_setting(build, game):
     assert moving, slow
     for a, b in moving:
         assert (b["type"], b["dir"]) == (a["type"], a["dir"]) and b["speed"] == pytest.approx(2 * a["speed"], rel=0.01)
+
+
+FROG_GREEN = "(r, g, b) => Math.abs(r - 0x43) < 12 && Math.abs(g - 0xc8) < 12 && Math.abs(b - 0x53) < 12"
+
+
+def frog_green_pixels(g: Game) -> int:
+    """Pixels of the canvas in the frog's body green: the chicken has none."""
+    return g.page.evaluate(f"""() => {{ const c = document.querySelector('#game'), ctx = c.getContext('2d');
+        const d = ctx.getImageData(0, 0, c.width, c.height).data, green = {FROG_GREEN}; let n = 0;
+        for (let i = 0; i < d.length; i += 4) if (green(d[i], d[i + 1], d[i + 2])) n++;
+        return n; }}""")
+
+
+def test_hopper_hops_a_frog_when_the_extras_ask_and_a_chicken_otherwise(build, game):
+    """A Frogger pitch's frog ("help the frog cross the road") is the spec's extra "frogs": the game draws a frog
+    instead of the chicken, and says so in its state, which the criterion draws-frogs reads."""
+    frog = game(build("hopper", extras=["frogs"], time_limit_s=60))
+    chicken = game(build("hopper", time_limit_s=60))
+    for g in (frog, chicken):
+        g.start()
+        g.key("ArrowUp")
+        g.advance(400)
+    assert frog.state()["draws"] == {"chickens": False, "frogs": True, "cars": True, "trucks": True}, frog.state()
+    assert chicken.state()["draws"] == {"chickens": True, "frogs": False, "cars": True, "trucks": True}
+    assert frog_green_pixels(frog) > 300 and frog_green_pixels(chicken) == 0, (frog_green_pixels(frog), frog_green_pixels(chicken))
+    assert not frog.errors and not chicken.errors

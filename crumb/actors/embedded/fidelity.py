@@ -185,37 +185,55 @@ def _not_drawn(who: str, s: SubjectSaid, genre: str) -> str:
 def unshown_subjects(text: str, genre: str, language: str | None = None, *, who: str = "the pitch") -> list[str]:
     """The things a text asks to see ("tetris but with cats") that the genre's embedded game does not draw:
     named, so a PASS never stands for a game without what was pitched. A genre's name ("flappy bird") and what
-    its game draws (Genre.draws: a Frogger pitch's frog is not, the game hops a chicken) are its own; a word
-    another reader took (a theme's "ghosts") is read there."""
+    its game draws (Genre.draws, and Genre.can_draw, which the spec's extras then carry: `asked_drawings`) are
+    its own; a word another reader took (a theme's "ghosts") is read there."""
     if genre not in cat.genre_ids():
         return []
-    drawn = set(cat.entry(genre).draws)
+    e = cat.entry(genre)
+    drawn = {*e.draws, *e.can_draw}
     return [_not_drawn(who, s, genre) for s in _subjects(text, language) if not s.refused and s.subject not in drawn]
 
 
-def subjects_steered(reading: PitchReading | None, message: str, genre: str,
-                     language: str | None = None) -> tuple[PitchReading | None, list[str]]:
+def asked_drawings(text: str, genre: str, language: str | None = None) -> list[str]:
+    """The things a text asks to see that the genre's game draws only when asked (the road hopper's frog): the
+    spec carries each in its extras, the builder passes them on, and a criterion checks the game draws it."""
+    if genre not in cat.genre_ids():
+        return []
+    can = cat.entry(genre).can_draw
+    return [s.subject for s in _subjects(text, language) if not s.refused and s.subject in can]
+
+
+def subjects_steered(spec: Spec, message: str, language: str | None = None) -> tuple[Spec, list[str]]:
     """A steering message asks for things to see as a pitch does: "add cats" to a game that draws none is a
-    shortfall, so the verdict waits for a person; "no cats after all" takes back the pitch's or an earlier
-    message's ask."""
-    if genre not in cat.genre_ids() or reading is None:
-        return reading, []
-    drawn = set(cat.entry(genre).draws)
-    lines, notes = list(reading.unhonoured), []
+    shortfall, so the verdict waits for a person; one the game draws when asked ("make it a frog") goes into
+    the extras; "no cats after all" takes back the pitch's or an earlier message's ask."""
+    genre, reading = spec.genre, spec.reading
+    if genre not in cat.genre_ids():
+        return spec, []
+    e = cat.entry(genre)
+    lines, extras, notes = list(reading.unhonoured) if reading else [], list(spec.extras), []
     for s in _subjects(message, language):
         mark = f" game draws no {s.subject}: "
         if s.refused:
             kept = [x for x in lines if mark not in x]
-            notes.append(f"subject: − {s.subject}" if len(kept) < len(lines) else f"subject: {s.subject}: not asked for")
+            gone = s.subject in extras and s.subject in e.can_draw
+            extras = [x for x in extras if not (gone and x == s.subject)]
+            notes.append(f"subject: − {s.subject}" if gone or len(kept) < len(lines) else f"subject: {s.subject}: not asked for")
             lines = kept
-        elif s.subject in drawn:
+        elif s.subject in e.can_draw:
+            notes.append(f"subject: {s.subject}: already drawn" if s.subject in extras else f"subject: + {s.subject}")
+            extras = list(dict.fromkeys([*extras, s.subject]))
+        elif s.subject in e.draws:
             notes.append(f"subject: {s.subject}: the {genre_name(genre)} game draws them")
         else:
             line = _not_drawn("the message", s, genre)
             notes.append(f"Not carried: {line}")
             if not any(mark in x for x in lines):
                 lines.append(line)
-    return reading.model_copy(update={"unhonoured": lines}), notes
+    update: dict[str, object] = {"extras": extras}
+    if reading is not None:
+        update["reading"] = reading.model_copy(update={"unhonoured": lines})
+    return spec.model_copy(update=update), notes
 
 
 def unremovable_extras(refused: Sequence[str], genre: str) -> list[str]:
@@ -230,8 +248,10 @@ def unremovable_extras(refused: Sequence[str], genre: str) -> list[str]:
 def left_out(scores: Sequence[GenreScore], genre: str) -> list[str]:
     """The genre's own words a pitch refuses ("pac-man without ghosts", "a platformer without enemies"): the
     embedded game has them, so it is not the game asked for."""
+    can_draw = set(cat.entry(genre).can_draw) if genre in cat.genre_ids() else set()
     words = [w for w in next((s.refused for s in scores if s.genre == genre), [])
-             if not any(find_any(w, e.keywords) for e in cat.EXTRAS)]  # an extra refused is named as one
+             if not any(find_any(w, e.keywords) for e in cat.EXTRAS)  # an extra refused is named as one
+             and not any(s.subject in can_draw for s in find_subjects(normalize(w)))]  # drawn only when asked
     return [f"the pitch leaves out {w!r}, which the embedded {genre_name(genre)} game has: a game without it is not "
             f"built; {AGENT_HINT}" for w in dict.fromkeys(words)]
 

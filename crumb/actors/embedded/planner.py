@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from crumb.actors.embedded import catalogue as cat
 from crumb.actors.embedded.fidelity import (
     AGENT_HINT,
+    asked_drawings,
     counted,
     nearest_note,
     refusals,
@@ -281,7 +282,9 @@ def plan(
                                   f"{_name(genre)} (by research): /approve to keep it, or {AGENT_HINT}")
     else:
         return research_plan(pitch, reading)
-    reading = reading.model_copy(update={"numbers": counted(reading.numbers, genre)})  # "12 pairs": memory's grid 5
+    reading = reading.model_copy(update={  # "12 pairs": memory's grid 5; a Frogger pitch's frog: the hopper's extra
+        "numbers": counted(reading.numbers, genre),
+        "extras": list(dict.fromkeys([*reading.extras, *asked_drawings(pitch, genre, reading.language)]))})
     lang = reading.language_reading
     rationale = f"{why} Language: {reading.language} ({lang.how}). {_said(reading)}"
     spec = compose(reading, genre, pitch=pitch, seed=seed, rationale=rationale, previous=previous)

@@ -131,6 +131,8 @@ def criteria_for(spec: Spec) -> list[Criterion]:
         out.append(crit("noclock", "The round has no clock.", [{"do": "start"}, {"do": "wait", "ms": CLOCK_CHECK_MS}],
                         [{"path": "timeLeft", "op": "in", "value": [None]}]))
     out += level_clock
+    for x in (x for x in spec.extras if e is not None and x in e.can_draw):  # the hopper's frog, asked for
+        out.append(crit(f"draws-{x}"[:32], f"The game draws {x}.", [], [{"path": f"draws.{x}", "op": "==", "value": True}]))
     if n.lives and not (e is not None and support(spec.genre, "lives", float(n.lives))):
         out.append(crit("lives", f"The player starts with {n.lives} {'life' if n.lives == 1 else 'lives'}.",
                         [{"do": "start"}], [{"path": "lives", "op": "==", "value": n.lives}]))
@@ -151,9 +153,12 @@ def criteria_for(spec: Spec) -> list[Criterion]:
 
 
 def promises_changed(spec: Spec, base: Spec) -> bool:
-    """Whether what the criteria check moved: the genre, a number or the clock ("no timer")."""
+    """Whether what the criteria check moved: the genre, a number, the clock ("no timer") or a thing drawn on ask."""
+    e = cat.entry(spec.genre) if spec.genre in cat.genre_ids() else None
+    drawn = [x for x in spec.extras if e is not None and x in e.can_draw]
+    was = [x for x in base.extras if e is not None and x in e.can_draw]
     return (spec.numbers != base.numbers or spec.genre != base.genre
-            or (NO_CLOCK in spec.extras) != (NO_CLOCK in base.extras))
+            or (NO_CLOCK in spec.extras) != (NO_CLOCK in base.extras) or drawn != was)
 
 
 def with_genre(spec: Spec, genre: str, reason: str) -> Spec:

@@ -236,8 +236,7 @@ def _extras(spec: Spec, text: str) -> tuple[Spec, list[str]]:
 
 
 def _subjects(spec: Spec, text: str) -> tuple[Spec, list[str]]:
-    reading, notes = subjects_steered(spec.reading, text, spec.genre, detect_language(text, spec.language))
-    return (spec if reading is spec.reading else spec.model_copy(update={"reading": reading})), notes
+    return subjects_steered(spec, text, detect_language(text, spec.language))
 
 
 def _look(spec: Spec, text: str) -> tuple[Spec, list[str]]:

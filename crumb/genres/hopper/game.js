@@ -139,8 +139,10 @@
 
     init: function (api) {
       var lv = api.cfg && typeof api.cfg.levels === "number" && api.cfg.levels > 0 ? api.cfg.levels : null;
+      // the hero is a chicken, or a frog when the spec's extras ask for one (a Frogger pitch)
+      var frog = !!(api.cfg && api.cfg.extras && api.cfg.extras.indexOf("frogs") >= 0);
       var s = {rows: [], gen: {kind: "grass", left: 0, dir: 1}, levels: lv, T: 0, cam: 0, best: 0, hops: 0, deaths: 0,
-               lastDeath: null, grace: 0, p: {r: 0, x: colX(3), face: "up", hopT: 0, from: null, bump: 0}};
+               lastDeath: null, grace: 0, frog: frog, p: {r: 0, x: colX(3), face: "up", hopT: 0, from: null, bump: 0}};
       row(s, 20, api);
       return s;
     },
@@ -230,7 +232,8 @@
           }
         }
       }
-      // the chicken: a white block with a red comb and an orange beak, hopping in an arc
+      // the chicken: a white block with a red comb and an orange beak, hopping in an arc (or the frog: a green
+      // body, big eyes on top and four splayed feet)
       var p = s.p, k = p.hopT > 0 ? 1 - p.hopT / HOP_S : 1;
       var fx = p.from && p.hopT > 0 ? api.lerp(p.from.x, p.x, k) : p.x;
       var fy = p.from && p.hopT > 0 ? api.lerp(yOf(s, p.from.r), yOf(s, p.r), k) : yOf(s, p.r);
@@ -238,14 +241,27 @@
       if (!(s.grace > 0 && Math.floor(s.grace * 10) % 2)) {
         g.fillStyle = "rgba(0,0,0,0.25)"; g.beginPath(); g.ellipse(fx, fy + 14, 16, 6, 0, 0, Math.PI * 2); g.fill();
         var by = fy - lift - 4;
-        g.fillStyle = "#ffffff"; api.roundRect(g, fx - 15, by - 14, 30, 28, 5); g.fill();
-        g.fillStyle = "#e5e5e5"; g.fillRect(fx - 15, by + 8, 30, 6);
-        g.fillStyle = "#e53935"; g.fillRect(fx - 4, by - 21, 8, 8);
-        var face = p.face === "left" ? -1 : p.face === "right" ? 1 : 0;
-        g.fillStyle = "#ff9800"; g.fillRect(fx - 4 + face * 14, by - 4 + (p.face === "down" ? 10 : 0), 8, 6);
-        g.fillStyle = "#1b1b1b";
-        if (p.face !== "up") { g.fillRect(fx - 9 + face * 6, by - 8, 4, 4); g.fillRect(fx + 5 + face * 6, by - 8, 4, 4); }
-        g.fillStyle = "#ff9800"; g.fillRect(fx - 9, by + 14, 5, 4); g.fillRect(fx + 4, by + 14, 5, 4);
+        if (s.frog) {
+          g.fillStyle = "#2e9e3e";
+          g.fillRect(fx - 19, by + 6, 8, 6); g.fillRect(fx + 11, by + 6, 8, 6); g.fillRect(fx - 17, by - 12, 6, 6); g.fillRect(fx + 11, by - 12, 6, 6);
+          g.fillStyle = "#43c853"; api.roundRect(g, fx - 14, by - 12, 28, 26, 10); g.fill();
+          g.fillStyle = "#8fe39a"; api.roundRect(g, fx - 8, by - 2, 16, 12, 5); g.fill();
+          var lk = p.face === "left" ? -2 : p.face === "right" ? 2 : 0;
+          for (var ex = -1; ex <= 1; ex += 2) {
+            g.fillStyle = "#43c853"; g.beginPath(); g.arc(fx + ex * 8, by - 13, 6, 0, Math.PI * 2); g.fill();
+            g.fillStyle = "#ffffff"; g.beginPath(); g.arc(fx + ex * 8, by - 14, 4, 0, Math.PI * 2); g.fill();
+            g.fillStyle = "#1b1b1b"; g.fillRect(fx + ex * 8 - 1 + lk, by - 16 + (p.face === "down" ? 2 : 0), 3, 3);
+          }
+        } else {
+          g.fillStyle = "#ffffff"; api.roundRect(g, fx - 15, by - 14, 30, 28, 5); g.fill();
+          g.fillStyle = "#e5e5e5"; g.fillRect(fx - 15, by + 8, 30, 6);
+          g.fillStyle = "#e53935"; g.fillRect(fx - 4, by - 21, 8, 8);
+          var face = p.face === "left" ? -1 : p.face === "right" ? 1 : 0;
+          g.fillStyle = "#ff9800"; g.fillRect(fx - 4 + face * 14, by - 4 + (p.face === "down" ? 10 : 0), 8, 6);
+          g.fillStyle = "#1b1b1b";
+          if (p.face !== "up") { g.fillRect(fx - 9 + face * 6, by - 8, 4, 4); g.fillRect(fx + 5 + face * 6, by - 8, 4, 4); }
+          g.fillStyle = "#ff9800"; g.fillRect(fx - 9, by + 14, 5, 4); g.fillRect(fx + 4, by + 14, 5, 4);
+        }
       }
       if (api.phase !== "title") api.text(g, "Row " + s.best, W - 14, api.top + 20, 15, "#ffffff", "right");
     },
@@ -272,7 +288,8 @@
       }
       return {hint: hint, row: s.p.r, bestRow: s.best, column: Math.floor(s.p.x / CW), lane: here.type,
               ahead: row(s, s.p.r + 1, api).type, lanes: lanes, hops: s.hops, deaths: s.deaths, lastDeath: s.lastDeath,
-              goalEvery: s.levels !== null ? LEVEL_ROWS : null};
+              goalEvery: s.levels !== null ? LEVEL_ROWS : null,
+              draws: {chickens: !s.frog, frogs: s.frog, cars: true, trucks: true}};
     },
   });
 })();

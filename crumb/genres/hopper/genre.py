@@ -92,6 +92,7 @@ GENRE = Genre(
     honours={"lives": None, "levels": None, "level_time_s": None},
     extras=('sound', 'particles', 'levels get harder'),
     draws=('chickens', 'cars', 'trucks'),
-    state_keys=("row", "bestRow", "column", "lane", "ahead", "lanes", "hops", "deaths", "lastDeath", "goalEvery"),
+    can_draw=('frogs',),
+    state_keys=("row", "bestRow", "column", "lane", "ahead", "lanes", "hops", "deaths", "lastDeath", "goalEvery", "draws"),
     idle_safe=True,
 )
