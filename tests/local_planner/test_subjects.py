@@ -117,3 +117,10 @@ def test_a_change_of_genre_weighs_the_pitchs_things_against_the_new_game() -> No
     assert all("Blocks" not in x for x in to_snake.reading.unhonoured), to_snake.reading.unhonoured
     to_slingshot, _ = apply_steering(plan_fully("tetris with pigs"), ["make it angry birds"])
     assert to_slingshot.genre == "slingshot" and not_drawn(to_slingshot) == [], to_slingshot.reading.unhonoured
+    steered, _ = apply_steering(plan_fully("tetris"), ["add some cats"])
+    to_snake, _ = apply_steering(steered, ["make it snake"])  # a message's thing, weighed against the new game too
+    assert to_snake.genre == "snake" and not_drawn(to_snake) == ["cats"], to_snake.reading.unhonoured
+    assert all("Blocks" not in x for x in to_snake.reading.unhonoured), to_snake.reading.unhonoured
+    steered, _ = apply_steering(plan_fully("tetris"), ["add some birds"])
+    to_flappy, _ = apply_steering(steered, ["make it flappy bird"])
+    assert to_flappy.genre == "flappy" and not_drawn(to_flappy) == [], to_flappy.reading.unhonoured

@@ -276,9 +276,24 @@ def extras_after_edit(reading: PitchReading | None, before: Spec, after: Spec) -
         stale = {*refusals(pitched, before.genre), *unshown_subjects(after.pitch, before.genre, pitched.language)}
         fresh = [*refusals(pitched, after.genre), *unshown_subjects(after.pitch, after.genre, pitched.language)]
     kept = [x for x in reading.unhonoured if x not in old and x not in back and x not in stale]
+    if after.genre != before.genre:
+        kept = [y for x in kept for y in _steered_to(x, before.genre, after.genre)]
     added = [*fresh, *unbuilt_extras(after.extras, after.genre)]
     return reading.model_copy(update={"unhonoured": [*kept, *(x for x in dict.fromkeys(added)
                                                                 if x not in kept and x not in back)]})
+
+
+def _steered_to(line: str, before: str, after: str) -> list[str]:
+    """A steering message's thing to see, weighed against the new genre's game: kept, naming that game, where it
+    does not draw it ("add cats" to tetris, then snake); gone where it does. Any other line as it was."""
+    mark = f"and the embedded {genre_name(before)} game draws no "
+    if not line.startswith("the message asks for ") or mark not in line or after not in cat.genre_ids():
+        return [line]
+    subject = line.split(mark, 1)[1].split(":", 1)[0]
+    e = cat.entry(after)
+    if subject in (*e.draws, *e.can_draw):
+        return []
+    return [line.replace(mark, f"and the embedded {genre_name(after)} game draws no ", 1)]
 
 
 def nearest_note(asked: str, genre: str) -> str:
