@@ -30,6 +30,7 @@ from ulid import ULID
 from crumb.batch import runs
 from crumb.batch.executor import CellReport, Executor, Task
 from crumb.batch.plan import BATCHES, PLAN_TOML, RUNS_JSONL, SESSION_LINKS, BatchPlan, Cell, load_plan
+from crumb.store.durable import write_whole
 
 LOCK = ".lock"
 FROM_INBOX = ".inbox"
@@ -53,9 +54,7 @@ def create(root: Path, plan: BatchPlan, batch_id: str | None = None) -> Path:
         plan = plan.model_copy(update={"crumb": __version__})
     target = folder / PLAN_TOML
     if not target.exists():
-        tmp = folder / f".{PLAN_TOML}.{os.getpid()}.tmp"
-        tmp.write_text(plan.to_toml(), encoding="utf-8")
-        os.replace(tmp, target)
+        write_whole(target, plan.to_toml())
     return folder
 
 

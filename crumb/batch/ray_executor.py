@@ -64,6 +64,7 @@ from crumb.batch.executor import CellReport, Task
 from crumb.batch.plan import BatchPlan, Cell
 from crumb.batch.runs import CellOutcome
 from crumb.store import paths
+from crumb.store.durable import write_whole
 
 BROWSER = "crumb_browser"  # the custom resource: one per browser a worker node can run at once
 SCRATCH_ENV = "CRUMB_RAY_SCRATCH"
@@ -355,9 +356,7 @@ def _write_setup(wroot: Path, files: dict[str, bytes]) -> None:
         if ".." in Path(rel).parts or Path(rel).is_absolute():
             continue
         target.parent.mkdir(parents=True, exist_ok=True)
-        tmp = target.with_name(f".{target.name}.tmp")
-        tmp.write_bytes(data)
-        os.replace(tmp, target)
+        write_whole(target, data)
 
 
 def _pitch_waiting(wroot: Path) -> bool:

@@ -37,6 +37,7 @@ from crumb.protocol.spec_markdown import parse_spec_markdown, spec_markdown
 from crumb.reducer.reduce import apply, initial_state
 from crumb.reducer.state import SessionState
 from crumb.store import filesig, paths
+from crumb.store.durable import write_whole
 from crumb.store.filesig import stamp_of
 from crumb.store.follow import ChainBroken, Follower
 from crumb.store.reader import TranscriptError, repair
@@ -537,10 +538,7 @@ class Daemon:
         if write_back:
             rendered = spec_markdown(spec)
             live.spec_renders.append(_sha(rendered))
-            target = paths.spec_md_path(self.root, session)
-            tmp = target.with_name(f".spec.md-{ULID()}.tmp")
-            tmp.write_text(rendered, encoding="utf-8")
-            os.replace(tmp, target)
+            write_whole(paths.spec_md_path(self.root, session), rendered)
 
 
 def _steer_body(kind: str, data: dict[str, Any]) -> str:

@@ -35,6 +35,7 @@ from crumb.protocol.spec_markdown import SpecRules, spec_markdown
 from crumb.reducer.effects import BindingData, Cancel, Effect, QACheck, Record, RunActor
 from crumb.settings import Settings
 from crumb.store import paths
+from crumb.store.durable import write_whole
 from crumb.store.writer import TranscriptWriter
 
 log = logging.getLogger("crumb.dispatcher")
@@ -378,9 +379,7 @@ class Dispatcher:
     def _write_spec_md(sdir: Path, spec: dict[str, Any]) -> None:
         target = sdir / paths.SPEC_REL
         target.parent.mkdir(parents=True, exist_ok=True)
-        tmp = target.with_name(".spec.md.crumb-tmp")
-        tmp.write_text(spec_markdown(Spec.model_validate(spec)), encoding="utf-8")
-        tmp.replace(target)
+        write_whole(target, spec_markdown(Spec.model_validate(spec)))
 
 
 def copy_regular_files(src: Path, dest: Path) -> None:

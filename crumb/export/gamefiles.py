@@ -6,14 +6,13 @@ The effectful half of crumb/export/facts.py; both `crumb export` and `crumb rele
 
 from __future__ import annotations
 
-import os
-import tempfile
 from pathlib import Path
 from typing import Any
 
 from crumb.export.facts import SessionFacts, gather
 from crumb.reducer.replay import replay_events
 from crumb.store import paths
+from crumb.store.durable import write_whole
 from crumb.store.reader import TranscriptError, read_events
 
 
@@ -86,12 +85,4 @@ def write_new(path: Path, data: bytes, *, force: bool) -> None:
     """Write `data` to `path` whole (a temporary file beside it, renamed), never over a file unless forced."""
     refuse_existing(path, force)
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-        os.chmod(tmp, 0o644)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    write_whole(path, data)

@@ -9,10 +9,11 @@ second run says `unchanged` and `--remove` takes out exactly what was put in.
 from __future__ import annotations
 
 import json
-import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
+
+from crumb.store.durable import write_whole
 
 Action = Literal["wrote", "unchanged", "removed", "absent", "kept"]
 BEGIN = "# >>> crumb integrate (crumb integrate codex --remove takes this block out)"
@@ -63,9 +64,7 @@ class Touched:
 def _write(path: Path, text: str) -> None:
     """Write through a temp file and a rename, so a CLI reading the file never sees half of it."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.crumb-tmp")
-    tmp.write_text(text, encoding="utf-8")
-    os.replace(tmp, path)
+    write_whole(path, text)
 
 
 def _read_json(path: Path) -> dict[str, Any]:

@@ -11,9 +11,10 @@ nothing is written unless every block is acceptable.
 
 from __future__ import annotations
 
-import os
 import re
 from pathlib import Path, PurePosixPath
+
+from crumb.store.durable import write_whole
 
 OPEN = re.compile(r"^<<<FILE[ \t]+(.+?)[ \t]*$")
 CLOSE = "FILE>>>"
@@ -85,7 +86,5 @@ def write_files(work_dir: Path, files: dict[str, str]) -> list[str]:
         targets.append((target, content))
     for target, content in targets:
         target.parent.mkdir(parents=True, exist_ok=True)
-        tmp = target.with_name(f".{target.name}.crumb-tmp")
-        tmp.write_text(content, encoding="utf-8")
-        os.replace(tmp, target)
+        write_whole(target, content)
     return [t.relative_to(base).as_posix() for t, _ in targets]

@@ -12,13 +12,13 @@ a steering file, only when crumb.toml names the exact command:
 from __future__ import annotations
 
 import json
-import os
 import shlex
 from collections.abc import Mapping
 from pathlib import Path
 
 from crumb.config import ConfigError, load_config
 from crumb.store import paths
+from crumb.store.durable import write_whole
 
 SECTION, KEY = "security", "allow_commands"
 
@@ -84,11 +84,7 @@ def grant(root: Path, session: str, bindings: Mapping[str, str]) -> None:
         return
     path = _grant_path(root, session)
     path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-    tmp = path.with_suffix(".tmp")
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    with os.fdopen(fd, "w", encoding="utf-8") as fh:
-        json.dump(commands, fh)
-    os.replace(tmp, path)
+    write_whole(path, json.dumps(commands), mode=0o600)
 
 
 def granted(root: Path, session: str | None) -> dict[str, str]:
