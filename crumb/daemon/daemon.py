@@ -506,7 +506,7 @@ class Daemon:
         if digest == _sha(current_text):
             return
         if digest in live.spec_renders:
-            target.write_text(current_text, encoding="utf-8")  # a stale copy from before a crash: refresh it
+            write_whole(target, current_text)  # a stale copy from before a crash: refresh it
             return
         source = InboxFile(name=paths.SPEC_REL, sha256=hashlib.sha256(raw).hexdigest(), bytes=len(raw),
                            stamp=stamp_of(target.stat()))
