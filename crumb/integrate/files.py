@@ -9,6 +9,7 @@ second run says `unchanged` and `--remove` takes out exactly what was put in.
 from __future__ import annotations
 
 import json
+import stat
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
@@ -62,9 +63,14 @@ class Touched:
 
 
 def _write(path: Path, text: str) -> None:
-    """Write through a temp file and a rename, so a CLI reading the file never sees half of it."""
+    """Write through a temp file and a rename, so a CLI reading the file never sees half of it; a file there
+    keeps its mode (a host's settings file of 0o600, which may hold a key, is not made readable by others)."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    write_whole(path, text)
+    try:
+        mode = stat.S_IMODE(path.stat().st_mode)
+    except FileNotFoundError:
+        mode = 0o644
+    write_whole(path, text, mode=mode)
 
 
 def _read_json(path: Path) -> dict[str, Any]:

@@ -4,6 +4,8 @@ holds, and `--remove` takes out exactly that; a file that cannot be read as it s
 from __future__ import annotations
 
 import json
+import os
+import stat
 import sys
 import tomllib
 from pathlib import Path
@@ -23,6 +25,24 @@ def test_a_json_key_joins_the_servers_already_there_and_leaves_with_only_itself(
     assert json.loads(path.read_text()) == {"mcpServers": {"other": {"command": "x"}, "crumb": {"command": "py"}}, "note": 1}
     assert remove(entry).action == "removed" and remove(entry).action == "absent"
     assert json.loads(path.read_text()) == {"mcpServers": {"other": {"command": "x"}}, "note": 1}
+
+
+def test_a_private_settings_file_stays_private_when_crumb_joins_it(tmp_path: Path):
+    """A host's settings file may hold a key: crumb's entry must not make a 0o600 file readable by others."""
+    path = tmp_path / "settings.json"
+    path.write_text(json.dumps({"apiKey": "k"}))
+    path.chmod(0o600)
+    apply(JsonKey(path, ("mcpServers", "crumb"), {"command": "py"}))
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600 and json.loads(path.read_text())["apiKey"] == "k"
+    fresh = tmp_path / "new" / ".mcp.json"
+    apply(JsonKey(fresh, ("mcpServers", "crumb"), {"command": "py"}))
+    assert stat.S_IMODE(fresh.stat().st_mode) == 0o644 & ~_umask()
+
+
+def _umask() -> int:
+    old = os.umask(0)
+    os.umask(old)
+    return old
 
 
 def test_a_json_file_crumb_alone_made_goes_away_with_it(tmp_path: Path):
