@@ -168,7 +168,8 @@ def _read_by_others(reg: Registry) -> tuple[str, ...]:
     """The keywords another reader takes a pitch's words by: every genre's name and famous games (the game
     itself, or named as another genre), the genres the studio cannot build, themes, colours and extras."""
     return tuple(dict.fromkeys([
-        *(w for g in cat.genres() for w in (*g.strong, *g.famous)), *(w for u in UNBUILT for w in u.names),
+        *(w for lg in reg.genres for w in (*lg.genre.all_words("strong"), *lg.genre.famous)),
+        *(w for u in UNBUILT for w in u.names),
         *(w for t in cat.THEMES for w in t.keywords), *(w for c in cat.COLOURS for w in c.keywords),
         *(w for e in cat.EXTRAS for w in e.keywords)]))
 
@@ -251,7 +252,7 @@ def left_out(scores: Sequence[GenreScore], genre: str) -> list[str]:
     can_draw = set(cat.entry(genre).can_draw) if genre in cat.genre_ids() else set()
     words = [w for w in next((s.refused for s in scores if s.genre == genre), [])
              if not any(find_any(w, e.keywords) for e in cat.EXTRAS)  # an extra refused is named as one
-             and not any(s.subject in can_draw for s in find_subjects(normalize(w)))]  # drawn only when asked
+             and not any(s.subject in can_draw for s in find_subjects(w))]  # drawn only when asked
     return [f"the pitch leaves out {w!r}, which the embedded {genre_name(genre)} game has: a game without it is not "
             f"built; {AGENT_HINT}" for w in dict.fromkeys(words)]
 

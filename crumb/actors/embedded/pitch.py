@@ -23,10 +23,10 @@ from crumb.actors.embedded.pace import PACE_WORDS
 from crumb.actors.embedded.text import (
     MAX_TEXT,
     blank_keywords,
+    consume,
     find_any,
     is_cjk,
-    keyword_core,
-    keyword_re,
+    longest_first,
     normalize,
     words_holding,
 )
@@ -53,7 +53,7 @@ def _genre_keywords(weak: bool) -> list[tuple[str, list[tuple[str, float]]]]:
             table.setdefault(kw, []).append((g.id, 3.0))
         for kw in g.weak if weak else ():
             table.setdefault(kw, []).append((g.id, 1.0))
-    return sorted(table.items(), key=lambda k: (-len(k[0].rstrip("*")), k[0]))
+    return longest_first(table.items())
 
 
 def score_genres(text: str, *, weak: bool = True, language: str | None = None) -> list[GenreScore]:
@@ -61,18 +61,9 @@ def score_genres(text: str, *, weak: bool = True, language: str | None = None) -
     "ブロック崩し" counts for breakout and not again as "ブロック" for blocks; a genre the text refuses
     ("a runner, not a platformer") is not named by it; a word refused of a genre named otherwise is kept in
     its `refused` ("pac-man without ghosts": the game has ghosts)."""
-    work = text
     found: dict[str, GenreScore] = {}
     refused: dict[str, list[str]] = {}
-    for kw, owners in _genre_keywords(weak):
-        if keyword_core(kw) not in work:
-            continue
-        rx = keyword_re(kw)
-        spans = [x.span() for x in rx.finditer(work)]
-        if not spans:
-            continue
-        for s, e in spans:
-            work = work[:s] + " " * (e - s) + work[e:]
+    for _, owners, spans in consume(text, _genre_keywords(weak)):
         said = next(((s, e) for s, e in spans if not refusal.refused(text, s, e, language, verbs=False)), None)
         if said is None:
             for genre, _ in owners:
@@ -98,7 +89,7 @@ def _unbuilt_keywords() -> list[tuple[str, list[tuple[str, float]]]]:
             table.setdefault(kw, []).append((g.id, 3.0))
         for kw in g.mechanics:
             table.setdefault(kw, []).append((g.id, 1.0))
-    return sorted(table.items(), key=lambda k: (-len(k[0].rstrip("*")), k[0]))
+    return longest_first(table.items())
 
 
 @lru_cache(maxsize=1)
@@ -116,16 +107,9 @@ def score_unbuilt(text: str) -> tuple[list[GenreScore], str]:
     found: dict[str, GenreScore] = {}
     names = {kw for g in UNBUILT for kw in g.names}
     blanked = text
-    for kw, owners in _unbuilt_keywords():
-        if keyword_core(kw) not in work:
-            continue
-        rx = keyword_re(kw)
-        spans = [x.span() for x in rx.finditer(work)]
-        if not spans:
-            continue
-        for s, e in spans:
-            work = work[:s] + " " * (e - s) + work[e:]
-            if kw in names:
+    for kw, owners, spans in consume(work, _unbuilt_keywords()):
+        if kw in names:
+            for s, e in spans:
                 blanked = blanked[:s] + " " * (e - s) + blanked[e:]
         for genre, weight in owners:
             gs = found.setdefault(genre, GenreScore(genre=genre, score=0, first=spans[0][0], words=[]))

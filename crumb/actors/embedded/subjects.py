@@ -15,7 +15,7 @@ from functools import lru_cache
 from pydantic import BaseModel, ConfigDict
 
 from crumb.actors.embedded import refusal
-from crumb.actors.embedded.text import keyword_core, keyword_re
+from crumb.actors.embedded.text import consume, longest_first
 
 
 class Subject(BaseModel):
@@ -169,22 +169,15 @@ SUBJECTS: tuple[Subject, ...] = (
 @lru_cache(maxsize=1)
 def _keywords() -> list[tuple[str, str]]:
     """(keyword, subject id), longest first: a longer keyword consumes its span."""
-    table = [(kw, s.id) for s in SUBJECTS for kw in dict.fromkeys(s.keywords)]
-    return sorted(table, key=lambda k: (-len(k[0].rstrip("*")), k[0]))
+    return longest_first((kw, s.id) for s in SUBJECTS for kw in dict.fromkeys(s.keywords))
 
 
 def find_subjects(text: str, language: str | None = None) -> list[SubjectSaid]:
     """The subjects normalized text names, in the text's order, each once: asked for, or refused ("snake
     without mice") where no word of it is asked for. Blank what other readers took (genre names, themes,
     extras) first."""
-    work = text
     found: dict[str, SubjectSaid] = {}
-    for kw, subject in _keywords():
-        if keyword_core(kw) not in work:
-            continue
-        spans = [m.span() for m in keyword_re(kw).finditer(work)]
-        for s, e in spans:
-            work = work[:s] + " " * (e - s) + work[e:]
+    for _, subject, spans in consume(text, _keywords()):
         for s, e in spans:
             said = SubjectSaid(subject=subject, said=text[s:e], start=s, refused=refusal.refused(text, s, e, language))
             had = found.get(subject)

@@ -9,10 +9,13 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from functools import lru_cache
+from typing import TypeVar
 
 MAX_TEXT = 20_000
+
+T = TypeVar("T")
 
 
 def normalize(text: str) -> str:
@@ -63,6 +66,27 @@ def find_any(text: str, keywords: Sequence[str]) -> tuple[int, str] | None:
         if m and (best is None or m.start() < best[0]):
             best = (m.start(), m.group(0))
     return best
+
+
+def longest_first(table: Iterable[tuple[str, T]]) -> list[tuple[str, T]]:
+    """(keyword, owner) pairs, longest keyword first (ties by the keyword): the order `consume` reads them in."""
+    return sorted(table, key=lambda k: (-len(k[0].rstrip("*")), k[0]))
+
+
+def consume(text: str, table: Sequence[tuple[str, T]]) -> Iterator[tuple[str, T, list[tuple[int, int]]]]:
+    """Each keyword of a longest_first table found in normalized text, with its owner and the spans it matched;
+    a span is consumed, so no shorter keyword reads it again ("ブロック崩し" is breakout, not also "ブロック";
+    熊猫 is a panda, not also 猫 a cat)."""
+    work = text
+    for kw, owner in table:
+        if keyword_core(kw) not in work:
+            continue
+        spans = [m.span() for m in keyword_re(kw).finditer(work)]
+        if not spans:
+            continue
+        for s, e in spans:
+            work = work[:s] + " " * (e - s) + work[e:]
+        yield kw, owner, spans
 
 
 def words_holding(words: Iterable[str], keywords: Iterable[str]) -> tuple[str, ...]:
