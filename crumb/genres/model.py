@@ -97,6 +97,10 @@ class Genre(_Data):
                                                               "extras name them (the road hopper hops a frog for a Frogger "
                                                               "pitch); its state's `draws` says which it draws, and a "
                                                               "criterion checks it")
+    hero: str | None = Field(default=None, description="the subject among `draws` the player is (the road hopper's "
+                                                       "chicken), which a can_draw subject replaces: a pitch naming it "
+                                                       "keeps it, though the genre's name shows another (\"frogger, but "
+                                                       "the hero is a chicken\")")
     # checking it
     pitches: tuple[str, ...] = Field(min_length=1, description="pitches the Planner must read as this genre (the tests plan each)")
     state_keys: tuple[str, ...] = Field(min_length=1, description="genre-specific keys window.__crumb.state() reports")

@@ -19,7 +19,7 @@ def _check(out: Spec | ResearchPlan) -> None:
         assert out.questions and all(c in genre_ids() for c in out.candidates)
         return
     assert out.genre in genre_ids()
-    assert 3 <= len(out.criteria) <= 7
+    assert 3 <= len(out.criteria) <= 12  # the Spec's limit: every number a pitch states adds the probe reading it back
     assert len({c.id for c in out.criteria}) == len(out.criteria)
     Spec.model_validate_json(out.model_dump_json())  # what the dispatcher will do
 

@@ -91,6 +91,25 @@ def test_a_thing_the_game_draws_when_asked_is_an_extra_the_game_is_checked_for(p
     assert plan_fully("frogger without a frog").reading.shortfalls() == []
 
 
+@pytest.mark.parametrize("pitch", ["frogger", "a frogger clone with 5 lives", "青蛙过河，五条命", "フロッガー", "프로거",
+                                   "фроггер с тремя жизнями", "ếch qua sông"])
+def test_a_genre_named_for_its_hero_draws_that_hero(pitch: str) -> None:
+    """Frogger's hero is a frog: a pitch naming only the game ("frogger", 青蛙过河: a frog crosses the river) hopped
+    the road hopper's chicken, its name's words being read as the genre's and not as a thing to see."""
+    spec = plan_fully(pitch)
+    assert spec.genre == "hopper" and "frogs" in spec.extras, (spec.genre, spec.extras)
+    assert "draws-frogs" in [c.id for c in spec.criteria] and judge(all_held(spec)).verdict == "PASS"
+
+
+@pytest.mark.parametrize("pitch", ["frogger without a frog", "frogger, but the hero is a chicken", "crossy road",
+                                   "een kip die de weg oversteekt, drie levens", "fruit ninja"])
+def test_a_genre_name_never_overrides_what_the_pitch_says_of_the_hero(pitch: str) -> None:
+    """The name's frog is an ask the pitch's own words take back ("without a frog", a chicken for the hero), and a
+    name shows nothing as not built (fruit ninja draws no ninja, and asks for none)."""
+    spec = plan_fully(pitch)
+    assert "frogs" not in spec.extras and spec.reading.shortfalls() == [], (spec.extras, spec.reading.unhonoured)
+
+
 def test_steering_asks_for_a_thing_to_see_and_takes_it_back() -> None:
     """As with an extra: "add cats" to a game that draws none makes the verdict wait, and the person is told at
     once; "no cats after all" takes back the pitch's ask as well as a message's."""
@@ -107,6 +126,8 @@ def test_steering_asks_for_a_thing_to_see_and_takes_it_back() -> None:
     assert "subject: birds: the Flappy game draws them" in notes, notes
     frog, notes = apply_steering(plan_fully("crossy road"), ["make the hero a frog"])
     assert frog.extras == ["frogs"] and notes == ["subject: + frogs"] and "draws-frogs" in [c.id for c in frog.criteria]
+    named, notes = apply_steering(plan_fully("crossy road"), ["make it more like frogger"])
+    assert named.extras == ["frogs"] and notes == ["subject: + frogs"], notes
     chicken, notes = apply_steering(frog, ["no frog after all"])
     assert chicken.extras == [] and notes == ["subject: − frogs"] and "draws-frogs" not in [c.id for c in chicken.criteria]
 

@@ -56,6 +56,7 @@ class CatalogueEntry(_Data):
     extras: tuple[str, ...] = Field(default=(), description="the extras (EXTRAS ids) the game has")
     draws: tuple[str, ...] = Field(default=(), description="the subjects (subjects.SUBJECTS ids) the game draws")
     can_draw: tuple[str, ...] = Field(default=(), description="the subjects it draws when the spec's extras ask")
+    hero: str | None = Field(default=None, description="the subject the player is, which a can_draw subject replaces")
 
 
 class ThemeEntry(_Data):
@@ -466,7 +467,7 @@ def _entry(g: Genre) -> CatalogueEntry:
         controls=g.controls,
         win=g.win, lose=g.lose, rules=g.rules, references=g.references, defaults=dict(g.defaults),
         themes=dict(g.themes), idle_safe=g.idle_safe, survive_win=g.survive_win,
-        rule_numbers=g.rule_numbers, counts=g.counts, extras=g.extras, draws=g.draws, can_draw=g.can_draw)
+        rule_numbers=g.rule_numbers, counts=g.counts, extras=g.extras, draws=g.draws, can_draw=g.can_draw, hero=g.hero)
 
 
 @lru_cache(maxsize=4)

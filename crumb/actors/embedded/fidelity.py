@@ -178,6 +178,21 @@ def _subjects(text: str, language: str | None) -> list[SubjectSaid]:
     return find_subjects(blank_keywords(normalize(text), _read_by_others(registry())), language)
 
 
+def _drawable(text: str, language: str | None, genre: str) -> list[SubjectSaid]:
+    """_subjects, plus what a genre's own name shows that its game draws only when asked: "frogger" and
+    "青蛙过河" (a frog crosses the river) hop a frog, not the road hopper's chicken. Read in the whole text, as
+    the name's words are blanked for the rest; an ask only, never a shortfall, and "without a frog" or a hero
+    named ("frogger, but the hero is a chicken") still wins."""
+    direct = _subjects(text, language)
+    said = {s.subject for s in direct}
+    e = cat.entry(genre)
+    if not e.can_draw or e.hero in said:
+        return direct
+    implied = [s for s in find_subjects(normalize(text), language)
+               if s.subject in e.can_draw and s.subject not in said and not s.refused]
+    return sorted([*direct, *implied], key=lambda s: s.start)
+
+
 def _not_drawn(who: str, s: SubjectSaid, genre: str) -> str:
     return (f"{who} asks for {s.said!r}, and the embedded {genre_name(genre)} game draws no {s.subject}: "
             f"not built; {AGENT_HINT}")
@@ -201,7 +216,7 @@ def asked_drawings(text: str, genre: str, language: str | None = None) -> list[s
     if genre not in cat.genre_ids():
         return []
     can = cat.entry(genre).can_draw
-    return [s.subject for s in _subjects(text, language) if not s.refused and s.subject in can]
+    return [s.subject for s in _drawable(text, language, genre) if not s.refused and s.subject in can]
 
 
 def subjects_steered(spec: Spec, message: str, language: str | None = None) -> tuple[Spec, list[str]]:
@@ -213,7 +228,7 @@ def subjects_steered(spec: Spec, message: str, language: str | None = None) -> t
         return spec, []
     e = cat.entry(genre)
     lines, extras, notes = list(reading.unhonoured) if reading else [], list(spec.extras), []
-    for s in _subjects(message, language):
+    for s in _drawable(message, language, genre):
         mark = f" game draws no {s.subject}: "
         if s.refused:
             kept = [x for x in lines if mark not in x]

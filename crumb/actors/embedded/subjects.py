@@ -54,7 +54,8 @@ SUBJECTS: tuple[Subject, ...] = (
     _s("birds", "bird", "birds", "vogel", "vogels", "vögel", "uccell*", "pájaro*", "aves", "oiseau*", "pássaro*",
        "птиц*", "ptak", "ptaki", "ptakami", "kuş", "kuşlar*", "птах*", "chim", "小鸟", "鸟", "小鳥", "鳥", "새들", "작은 새"),
     _s("frogs", "frog", "frogs", "kikker*", "frosch", "frösche", "rana", "rane", "ranas", "grenouille*", "sapo",
-       "sapos", "лягушк*", "żab*", "kurbağa*", "жаб*", "con ếch", "ếch", "青蛙", "蛙", "개구리", "カエル"),
+       "sapos", "лягушк*", "żab*", "kurbağa*", "жаб*", "con ếch", "ếch", "青蛙", "蛙", "개구리", "カエル",
+       "frogger", "фроггер", "프로거", "フロッガー"),  # the game's name is its hero's (fidelity._drawable)
     _s("ducks", "ducks", "duckling*", "a duck", "the duck", "rubber duck*", "eend", "eenden", "ente", "enten",
        "anatr*", "pato", "patos", "patit*", "canard*", "утк*", "утят*", "kaczk*", "ördek*", "качк*", "con vịt",
        "vịt", "鸭子", "小鸭", "鴨子", "小鴨", "오리", "アヒル", "あひる"),

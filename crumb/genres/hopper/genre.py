@@ -93,6 +93,7 @@ GENRE = Genre(
     extras=('sound', 'particles', 'levels get harder'),
     draws=('chickens', 'cars', 'trucks'),
     can_draw=('frogs',),
+    hero='chickens',
     state_keys=("row", "bestRow", "column", "lane", "ahead", "lanes", "hops", "deaths", "lastDeath", "goalEvery", "draws"),
     idle_safe=True,
 )
