@@ -57,11 +57,11 @@ def get_adapter(name: str) -> Adapter:
     raise ValueError(f"unknown harness {name!r}")
 
 
-def reading_for_agent(spec: Spec, pitch: str) -> PitchReading:
+def reading_for_agent(spec: Spec, pitch: str, builder: str) -> PitchReading:
     """CRUMB's own reading of the pitch beside an agent's spec (the embedded studio reads it)."""
     from crumb.actors.embedded.fidelity import reading_for_agent as read
 
-    return read(spec, pitch)
+    return read(spec, pitch, builder)
 
 
 def spec_rules() -> SpecRules:
@@ -347,7 +347,8 @@ class Dispatcher:
             spec = Spec.model_validate(payload["spec"])
             if effect.binding.get("harness", "local") != "local" or spec.reading is None:
                 # an agent's spec: CRUMB reads the pitch itself, so no stated number is dropped unseen
-                spec = spec.model_copy(update={"reading": reading_for_agent(spec, str(effect.input.get("pitch", "")))})
+                spec = spec.model_copy(update={"reading": reading_for_agent(
+                    spec, str(effect.input.get("pitch", "")), str(effect.input.get("builder") or "local"))})
             self.append(session, "spec", spec, from_="planner", body=f"{spec.title} ({spec.genre}, {len(spec.criteria)} criteria)",
                         effect=eid, meta=usage)
             self._write_spec_md(sdir, spec.model_dump(mode="json"))

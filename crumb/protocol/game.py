@@ -153,6 +153,10 @@ class PitchReading(Model):
     """How the Planner read the pitch, field by field: the record pitch fidelity is judged from."""
 
     by: str = Field(default="embedded studio", description="who read it: the embedded studio, or crumb for an agent's spec")
+    builder: str = Field(default="local",
+                         description="the harness bound to build it when it was planned: 'local', the embedded games, "
+                                     "whose lacks are named as not built; another, an agent, for which the stated numbers "
+                                     "are checked by criteria and what no criterion can check is left to a person")
     genre: GenreReading
     language: LanguageReading
     numbers: list[StatedNumber] = Field(default_factory=list)

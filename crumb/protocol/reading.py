@@ -47,6 +47,7 @@ class StatedNumberData(_Strict, frozen=True):
 
 class PitchReadingData(_Strict, frozen=True, kw_only=True):
     by: str = "embedded studio"
+    builder: str = "local"
     genre: GenreReadingData
     language: LanguageReadingData
     numbers: list[StatedNumberData] = []

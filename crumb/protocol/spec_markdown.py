@@ -108,6 +108,8 @@ def _reading_lines(reading: PitchReading | None) -> list[str]:
     fits = {True: "fits the pitch", False: "NOT what the pitch asks for", None: "for the Verifier to judge"}[g.fits]
     out = [f"## {_READING.capitalize()}", "", f"<!-- written by {reading.by}; CRUMB does not read this section back -->",
            f"- genre: {g.genre} ({g.how}; {fits}): {g.note or '-'}", f"- language: {reading.language.how}"]
+    if reading.builder != "local":
+        out.append(f"- planned for: the {reading.builder} Builder (an agent: what no criterion checks is for you to look at)")
     for n in reading.numbers:
         where = f"checked by [{n.criterion}]" if n.criterion else "not checked by QA"
         out.append(f"- number: {n.said or n.field!r} → {n.field} {n.value:g}, {where}" + ("" if n.honoured else f"; NOT BUILT: {n.note}")

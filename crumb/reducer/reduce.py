@@ -352,6 +352,7 @@ def _planner_input(state: SessionState, feedback: str | None = None) -> dict[str
         "feedback": feedback,
         "previous_spec": state.spec["data"] if state.spec is not None else None,
         "steering": [],
+        "builder": str(_binding(state, "builder").get("harness", "local")),  # whom the plan is for (fidelity.py)
     }
 
 

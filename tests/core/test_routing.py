@@ -357,6 +357,21 @@ def test_swap_changes_the_binding_used_by_the_next_run():
     assert binding["harness"] == "claude" and binding["model"] == "sonnet"
 
 
+def test_the_planner_is_told_which_harness_will_build():
+    """The embedded Planner plans for the Builder bound (an agent's game gets a criterion per stated number), so
+    its input names the builder's harness in force: the bound one, or the one a person swapped in before it ran."""
+    sim = Sim(bindings={"builder": [{"harness": "claude", "model": "sonnet"}, {"harness": "local"}]})
+    sim.send("goal", {"pitch": "snake"})
+    assert sim.pending("run_actor", "planner")["input"]["builder"] == "claude"
+    local = Sim()
+    local.send("goal", {"pitch": "snake"})
+    assert local.pending("run_actor", "planner")["input"]["builder"] == "local"
+    swapped = Sim(bindings={"builder": [{"harness": "local"}]})
+    swapped.send("user.swap", {"actor": "builder", "harness": "codex"})
+    swapped.send("goal", {"pitch": "snake"})
+    assert swapped.pending("run_actor", "planner")["input"]["builder"] == "codex"
+
+
 @pytest.mark.parametrize("command", ["user.append", "user.intervene"])
 def test_append_and_messages_reach_the_actors_next_run(command):
     sim = Sim()

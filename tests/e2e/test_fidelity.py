@@ -8,6 +8,8 @@ settings in crumb.toml change the verdict the embedded Verifier itself gives.
 from __future__ import annotations
 
 import json
+import sys
+import textwrap
 from pathlib import Path
 
 import pytest
@@ -122,3 +124,40 @@ def test_no_timer_is_a_round_without_a_clock_in_the_running_game_and_a_missing_e
     code, got = run(root, "snake with a boss")
     assert code == 3 and got["verdict"] == "PARTIAL", got
     assert "the embedded Snake game has no boss: it is not built" in got["feedback"], got["feedback"]
+
+
+def _agent_builder(root: Path, fault: str | None = None) -> str:
+    """A real builder process bound with `command:`: it writes the embedded studio's game for the spec it is
+    given (with `fault`, one that ignores the spec's numbers), and claims in its notes it built it all."""
+    agent = root / f"agent-{fault or 'honest'}.py"
+    agent.write_text(f"#!{sys.executable}\n" + textwrap.dedent("""\
+        import json, sys
+        from pathlib import Path
+        from crumb.actors.embedded.builder import build_game
+        from crumb.protocol.game import Spec
+        FAULT = sys.argv[1] if len(sys.argv) > 1 else None
+        request = json.load(sys.stdin)
+        notes = build_game(Spec.model_validate(request["input"]["spec"]), Path(request["work_dir"]), fault=FAULT)
+        print(json.dumps({"payload": {"notes": [*notes, "built everything the pitch asks for"]},
+                          "usage": {"model": "agent-1", "tokens_in": 0, "tokens_out": 0, "cost_usd": 0.0}}))
+        """))
+    agent.chmod(0o755)
+    return f"builder=command:./{agent.name}" + (f" {fault}" if fault else "")
+
+
+def test_for_an_agent_builder_a_stated_number_is_measured_and_an_ask_nothing_checks_waits(root):
+    """With an agent bound to build, the embedded Planner's lines about the embedded games were false (the hint
+    said to bind the agent that was bound) and the verdict could never be PASS. A stated number is now a criterion
+    the agent's running game is held to; what no criterion checks waits for a person."""
+    (root / "crumb.toml").write_text("[settings.budgets]\nfixes = 0\n")
+    code, got = run(root, "cookie clicker with 3 lives", "--role", _agent_builder(root, "wrongnumbers"))
+    assert code == 1 and got["done"] == "budget", got  # its game starts with 4 lives, whatever its notes claim
+    spec = events(root, got["session"], "spec")[-1]["data"]
+    assert spec["reading"]["builder"] == "command" and spec["reading"]["unhonoured"] == [], spec["reading"]
+    lives = next(p for p in events(root, got["session"], "qa.result")[-1]["data"]["probes"] if p["id"] == "lives")
+    assert lives["ok"] is False, lives
+    code, got = run(root, "tetris but with cats", "--role", _agent_builder(root))
+    assert code == 3 and got["waiting_for"] == "approval" and got["verdict"] == "PARTIAL", got
+    assert "no acceptance criterion checks that the game the command Builder makes draws cats" in got["feedback"], got
+    assert "embedded" not in got["feedback"] and "--role builder=" not in got["feedback"], got["feedback"]
+    assert events(root, got["session"], "qa.result")[-1]["data"]["ok"] is True

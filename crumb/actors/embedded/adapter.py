@@ -44,6 +44,7 @@ class PlannerInput(_In):
     feedback: str | None = None
     previous_spec: Spec | None = None
     steering: list[str] = Field(default_factory=list)
+    builder: str = "local"
 
 
 class ResearcherInput(_In):
@@ -113,7 +114,7 @@ class LocalAdapter:
         args: PlannerInput = _parse(PlannerInput, data, "planner")
         progress(ProgressUpdate(message="reading the pitch"))
         out = plan(args.pitch, seed=args.seed, evidence=args.evidence, feedback=args.feedback,
-                   previous=args.previous_spec, steering=args.steering)
+                   previous=args.previous_spec, steering=args.steering, builder=args.builder)
         if isinstance(out, ResearchPlan):
             progress(ProgressUpdate(message=f"no genre word found; asking for research on {', '.join(out.candidates)}"))
             return {"research": out.model_dump(mode="json")}

@@ -36,6 +36,27 @@ NUMBER_PROBES: dict[str, tuple[str, str]] = {f: (NUMBER_PATHS[f], cid) for f, ci
 LABELS = {"time_limit_s": "time limit", "lives": "lives", "target_score": "target score", "levels": "levels",
           "moves": "moves", "grid": "grid size", "speed": "speed", "level_time_s": "time per level"}
 AGENT_HINT = "bind an agent to build it (e.g. --role builder=claude:sonnet)"
+#: the harness of the embedded games' Builder: a plan for any other is a plan for an agent (PitchReading.builder)
+LOCAL = "local"
+#: what a person does with an ask of the pitch that no criterion can check in an agent's game
+LOOK = "look at the game, then approve or veto it"
+
+
+def builder_of(spec: Spec) -> str:
+    """The harness the spec was planned for (its reading says; a spec without one: the embedded games)."""
+    return spec.reading.builder if spec.reading is not None else LOCAL
+
+
+def agent_hint(builder: str) -> str:
+    """What a person can bind to get what the embedded studio cannot give: a Builder, or, when an agent already
+    builds, a Planner, which plans the checks the embedded one has no rules for."""
+    return AGENT_HINT if builder == LOCAL else "bind an agent Planner too (e.g. --role planner=claude:sonnet)"
+
+
+def _unchecked(ask: str, builder: str) -> str:
+    """An ask no acceptance criterion can check in the game an agent builds: the verdict waits for a person, so
+    a PASS never stands for what nobody measured."""
+    return f"{ask}, which no acceptance criterion checks in the game the {builder} Builder makes: {LOOK}"
 
 
 def genre_name(genre: str) -> str:
@@ -82,7 +103,7 @@ def stated_numbers(said: dict[str, str], stated: Numbers, spec: Spec, *, embedde
             note = f"the pitch says {words!r} but the spec {shown}"
             out.append(StatedNumber(field=field, value=value, said=words, criterion=criterion, honoured=False, note=note))
         elif why:
-            note = f"{why}: {words!r} is not built; {AGENT_HINT}"
+            note = f"{why}: {words!r} is not built; {AGENT_HINT}"  # the embedded games only (embedded=True)
             out.append(StatedNumber(field=field, value=value, said=words, criterion=None, honoured=False, note=note))
         else:
             out.append(StatedNumber(field=field, value=value, said=words, criterion=criterion))
@@ -152,11 +173,15 @@ def unread_numbers(read: NumberRead, spec: Spec, *, embedded: bool, text: str = 
     return out
 
 
-def unbuilt_extras(extras: Sequence[str], genre: str) -> list[str]:
+def unbuilt_extras(extras: Sequence[str], genre: str, builder: str = LOCAL) -> list[str]:
     """The extras asked for (a pitch's "with a boss", a steering "add sound") that the genre's embedded game
-    does not have: named, so a spec's Extras list is never taken for what was built."""
+    does not have: named, so a spec's Extras list is never taken for what was built. For an agent's game, every
+    extra asked that no criterion checks ("no time limit" has one): nothing measures it."""
     if genre not in cat.genre_ids():
         return []
+    if builder != LOCAL:
+        return [_unchecked(f"the extra {x!r} is asked for", builder) for x in extras
+                if x in {e.id for e in cat.EXTRAS} and x not in cat.RUNTIME_EXTRAS]
     has = {*cat.entry(genre).extras, *cat.RUNTIME_EXTRAS}
     known = {e.id for e in cat.EXTRAS}
     return [f"the embedded {genre_name(genre)} game has no {x}: it is not built; {AGENT_HINT}"
@@ -178,7 +203,7 @@ def _subjects(text: str, language: str | None) -> list[SubjectSaid]:
     return find_subjects(blank_keywords(normalize(text), _read_by_others(registry())), language)
 
 
-def _drawable(text: str, language: str | None, genre: str) -> list[SubjectSaid]:
+def _drawable(text: str, language: str | None, genre: str, builder: str = LOCAL) -> list[SubjectSaid]:
     """_subjects, plus what a genre's own name shows that its game draws only when asked: "frogger" and
     "青蛙过河" (a frog crosses the river) hop a frog, not the road hopper's chicken. Read in the whole text, as
     the name's words are blanked for the rest; an ask only, never a shortfall, and "without a frog" or a hero
@@ -186,34 +211,46 @@ def _drawable(text: str, language: str | None, genre: str) -> list[SubjectSaid]:
     direct = _subjects(text, language)
     said = {s.subject for s in direct}
     e = cat.entry(genre)
-    if not e.can_draw or e.hero in said:
+    if not e.can_draw or e.hero in said or builder != LOCAL:  # an agent's game is its genre, the name's hero too
         return direct
     implied = [s for s in find_subjects(normalize(text), language)
                if s.subject in e.can_draw and s.subject not in said and not s.refused]
     return sorted([*direct, *implied], key=lambda s: s.start)
 
 
-def _not_drawn(who: str, s: SubjectSaid, genre: str) -> str:
+def _not_drawn(who: str, s: SubjectSaid, genre: str, builder: str = LOCAL) -> str:
+    if builder != LOCAL:
+        return (f"{who} asks for {s.said!r}, and no acceptance criterion checks that the game the {builder} Builder "
+                f"makes draws {s.subject}: {LOOK}")
     return (f"{who} asks for {s.said!r}, and the embedded {genre_name(genre)} game draws no {s.subject}: "
             f"not built; {AGENT_HINT}")
 
 
-def unshown_subjects(text: str, genre: str, language: str | None = None, *, who: str = "the pitch") -> list[str]:
+def _drawn_mark(subject: str, builder: str) -> str:
+    """The words of _not_drawn's line that name the subject: how a steering message finds the line it takes back."""
+    return f" Builder makes draws {subject}: " if builder != LOCAL else f" game draws no {subject}: "
+
+
+def unshown_subjects(text: str, genre: str, language: str | None = None, *, who: str = "the pitch",
+                     builder: str = LOCAL) -> list[str]:
     """The things a text asks to see ("tetris but with cats") that the genre's embedded game does not draw:
     named, so a PASS never stands for a game without what was pitched. A genre's name ("flappy bird") and what
     its game draws (Genre.draws, and Genre.can_draw, which the spec's extras then carry: `asked_drawings`) are
-    its own; a word another reader took (a theme's "ghosts") is read there."""
+    its own; a word another reader took (a theme's "ghosts") is read there. An agent's game: every thing asked
+    beyond the genre's own (flappy's bird, the slingshot's pigs), as nothing measures what a game draws."""
     if genre not in cat.genre_ids():
         return []
     e = cat.entry(genre)
-    drawn = {*e.draws, *e.can_draw}
-    return [_not_drawn(who, s, genre) for s in _subjects(text, language) if not s.refused and s.subject not in drawn]
+    drawn = {*e.draws, *e.can_draw} if builder == LOCAL else set(e.draws)
+    return [_not_drawn(who, s, genre, builder) for s in _subjects(text, language)
+            if not s.refused and s.subject not in drawn]
 
 
-def asked_drawings(text: str, genre: str, language: str | None = None) -> list[str]:
+def asked_drawings(text: str, genre: str, language: str | None = None, builder: str = LOCAL) -> list[str]:
     """The things a text asks to see that the genre's game draws only when asked (the road hopper's frog): the
-    spec carries each in its extras, the builder passes them on, and a criterion checks the game draws it."""
-    if genre not in cat.genre_ids():
+    spec carries each in its extras, the builder passes them on, and a criterion checks the game draws it.
+    None for an agent's game (unshown_subjects names them for a person)."""
+    if genre not in cat.genre_ids() or builder != LOCAL:
         return []
     can = cat.entry(genre).can_draw
     return [s.subject for s in _drawable(text, language, genre) if not s.refused and s.subject in can]
@@ -223,26 +260,27 @@ def subjects_steered(spec: Spec, message: str, language: str | None = None) -> t
     """A steering message asks for things to see as a pitch does: "add cats" to a game that draws none is a
     shortfall, so the verdict waits for a person; one the game draws when asked ("make it a frog") goes into
     the extras; "no cats after all" takes back the pitch's or an earlier message's ask."""
-    genre, reading = spec.genre, spec.reading
+    genre, reading, builder = spec.genre, spec.reading, builder_of(spec)
     if genre not in cat.genre_ids():
         return spec, []
     e = cat.entry(genre)
+    can = e.can_draw if builder == LOCAL else ()
     lines, extras, notes = list(reading.unhonoured) if reading else [], list(spec.extras), []
-    for s in _drawable(message, language, genre):
-        mark = f" game draws no {s.subject}: "
+    for s in _drawable(message, language, genre, builder):
+        mark = _drawn_mark(s.subject, builder)
         if s.refused:
             kept = [x for x in lines if mark not in x]
-            gone = s.subject in extras and s.subject in e.can_draw
+            gone = s.subject in extras and s.subject in can
             extras = [x for x in extras if not (gone and x == s.subject)]
             notes.append(f"subject: − {s.subject}" if gone or len(kept) < len(lines) else f"subject: {s.subject}: not asked for")
             lines = kept
-        elif s.subject in e.can_draw:
+        elif s.subject in can:
             notes.append(f"subject: {s.subject}: already drawn" if s.subject in extras else f"subject: + {s.subject}")
             extras = list(dict.fromkeys([*extras, s.subject]))
         elif s.subject in e.draws:
             notes.append(f"subject: {s.subject}: the {genre_name(genre)} game draws them")
         else:
-            line = _not_drawn("the message", s, genre)
+            line = _not_drawn("the message", s, genre, builder)
             notes.append(f"Not carried: {line}")
             if not any(mark in x for x in lines):
                 lines.append(line)
@@ -252,29 +290,36 @@ def subjects_steered(spec: Spec, message: str, language: str | None = None) -> t
     return spec.model_copy(update=update), notes
 
 
-def unremovable_extras(refused: Sequence[str], genre: str) -> list[str]:
+def unremovable_extras(refused: Sequence[str], genre: str, builder: str = LOCAL) -> list[str]:
     """The extras a pitch or a steering refuses ("fruit ninja without bombs") that the genre's embedded game
-    always has: named, so a game that still has them is not taken for the one asked for."""
+    always has: named, so a game that still has them is not taken for the one asked for. An agent's game: every
+    extra refused but the clock (a criterion checks "no time limit")."""
     if genre not in cat.genre_ids():
         return []
+    if builder != LOCAL:
+        return [_unchecked(f"the extra {x!r} is left out", builder) for x in refused
+                if x in {e.id for e in cat.EXTRAS} and x not in cat.RUNTIME_EXTRAS]
     return [f"the embedded {genre_name(genre)} game always has {x}: a game without them is not built; {AGENT_HINT}"
             for x in refused if x in cat.entry(genre).extras and x not in cat.SWITCHABLE_EXTRAS]
 
 
-def left_out(scores: Sequence[GenreScore], genre: str) -> list[str]:
+def left_out(scores: Sequence[GenreScore], genre: str, builder: str = LOCAL) -> list[str]:
     """The genre's own words a pitch refuses ("pac-man without ghosts", "a platformer without enemies"): the
-    embedded game has them, so it is not the game asked for."""
-    can_draw = set(cat.entry(genre).can_draw) if genre in cat.genre_ids() else set()
+    embedded game has them, so it is not the game asked for; nothing checks an agent's game has none."""
+    can_draw = set(cat.entry(genre).can_draw) if genre in cat.genre_ids() and builder == LOCAL else set()
     words = [w for w in next((s.refused for s in scores if s.genre == genre), [])
              if not any(find_any(w, e.keywords) for e in cat.EXTRAS)  # an extra refused is named as one
              and not any(s.subject in can_draw for s in find_subjects(w))]  # drawn only when asked
+    if builder != LOCAL:
+        return [_unchecked(f"the pitch leaves out {w!r}", builder) for w in dict.fromkeys(words)]
     return [f"the pitch leaves out {w!r}, which the embedded {genre_name(genre)} game has: a game without it is not "
             f"built; {AGENT_HINT}" for w in dict.fromkeys(words)]
 
 
-def refusals(reading: Reading, genre: str) -> list[str]:
-    """What a pitch refuses that the genre's embedded game has, extras and the genre's own words alike."""
-    return [*unremovable_extras(reading.refused_extras, genre), *left_out(reading.genres, genre)]
+def refusals(reading: Reading, genre: str, builder: str = LOCAL) -> list[str]:
+    """What a pitch refuses that the genre's embedded game has (or, for an agent's game, that nothing checks),
+    extras and the genre's own words alike."""
+    return [*unremovable_extras(reading.refused_extras, genre, builder), *left_out(reading.genres, genre, builder)]
 
 
 def extras_after_edit(reading: PitchReading | None, before: Spec, after: Spec) -> PitchReading | None:
@@ -283,18 +328,21 @@ def extras_after_edit(reading: PitchReading | None, before: Spec, after: Spec) -
     change of genre, what the pitch refuses is weighed against the new genre's game, not the old one's."""
     if reading is None:
         return None
-    old = set(unbuilt_extras(before.extras, before.genre))
-    back = {line for x in after.extras for line in unremovable_extras([x], after.genre)}  # refused, then asked again
+    builder = reading.builder
+    old = set(unbuilt_extras(before.extras, before.genre, builder))
+    back = {line for x in after.extras for line in unremovable_extras([x], after.genre, builder)}  # refused, then asked again
     stale: set[str] = set()
     fresh: list[str] = []
     if after.genre != before.genre and after.pitch:
         pitched = read_pitch(after.pitch)
-        stale = {*refusals(pitched, before.genre), *unshown_subjects(after.pitch, before.genre, pitched.language)}
-        fresh = [*refusals(pitched, after.genre), *unshown_subjects(after.pitch, after.genre, pitched.language)]
+        stale = {*refusals(pitched, before.genre, builder),
+                 *unshown_subjects(after.pitch, before.genre, pitched.language, builder=builder)}
+        fresh = [*refusals(pitched, after.genre, builder),
+                 *unshown_subjects(after.pitch, after.genre, pitched.language, builder=builder)]
     kept = [x for x in reading.unhonoured if x not in old and x not in back and x not in stale]
     if after.genre != before.genre:
         kept = [y for x in kept for y in _steered_to(x, before.genre, after.genre)]
-    added = [*fresh, *unbuilt_extras(after.extras, after.genre)]
+    added = [*fresh, *unbuilt_extras(after.extras, after.genre, builder)]
     return reading.model_copy(update={"unhonoured": [*kept, *(x for x in dict.fromkeys(added)
                                                                 if x not in kept and x not in back)]})
 
@@ -312,17 +360,20 @@ def _steered_to(line: str, before: str, after: str) -> list[str]:
     return [line.replace(mark, f"and the embedded {genre_name(after)} game draws no ", 1)]
 
 
-def nearest_note(asked: str, genre: str) -> str:
+def nearest_note(asked: str, genre: str, builder: str = LOCAL) -> str:
+    if builder != LOCAL:
+        return (f"the embedded Planner has no rules for a {asked} game; it planned the nearest, {genre_name(genre)}, for "
+                f"the {builder} Builder: /approve to keep it, or {agent_hint(builder)}")
     return (f"the embedded studio has no {asked} game; it built the nearest, {genre_name(genre)}: "
             f"/approve to keep it, or {AGENT_HINT}")
 
 
-def agent_reading(spec: Spec, read: NumberRead, language: LanguageReading) -> PitchReading:
+def agent_reading(spec: Spec, read: NumberRead, language: LanguageReading, builder: str = LOCAL) -> PitchReading:
     """CRUMB's own reading of the pitch beside an agent's spec: which numbers it states and whether the
     spec carries and checks each. The genre is the agent's to judge (fits unknown); its Verifier is told to."""
     recognised = language.model_copy(update={"recognised": True, "read_as": spec.language or language.read_as})
     return PitchReading(
-        by="crumb",
+        by="crumb", builder=builder,
         genre=GenreReading(genre=spec.genre, how="planner", fits=None,
                            note="chosen by the Planner; the Verifier judges whether it is the game pitched"),
         language=recognised,
@@ -344,7 +395,8 @@ def after_edit(reading: PitchReading | None, before: Spec, after: Spec, by: str)
         now = getattr(after.numbers, n.field)
         if now != getattr(before.numbers, n.field):
             shown = "not set" if now is None else f"{now:g}"
-            why = support(after.genre, n.field, float(now)) if now is not None and reading.by != "crumb" else None
+            why = (support(after.genre, n.field, float(now))
+                   if now is not None and reading.by != "crumb" and reading.builder == LOCAL else None)
             numbers.append(n.model_copy(update={
                 "honoured": why is None, "criterion": criterion_for(n.field, after.criteria),
                 "note": f"{LABELS[n.field]}: a person changed {n.said!r} to {shown}" + (f", but {why}" if why else "")}))
@@ -353,7 +405,7 @@ def after_edit(reading: PitchReading | None, before: Spec, after: Spec, by: str)
     return reading.model_copy(update={"genre": genre, "numbers": numbers})
 
 
-def reading_for_agent(spec: Spec, pitch: str) -> PitchReading:
+def reading_for_agent(spec: Spec, pitch: str, builder: str = LOCAL) -> PitchReading:
     """CRUMB's own reading of the pitch for a spec an agent wrote (see agent_reading)."""
     reading = read_pitch(pitch)
-    return agent_reading(spec, reading.numbers, reading.language_reading)
+    return agent_reading(spec, reading.numbers, reading.language_reading, builder)

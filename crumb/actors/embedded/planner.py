@@ -13,7 +13,8 @@ from collections.abc import Sequence
 
 from crumb.actors.embedded import catalogue as cat
 from crumb.actors.embedded.fidelity import (
-    AGENT_HINT,
+    LOCAL,
+    agent_hint,
     asked_drawings,
     counted,
     nearest_note,
@@ -64,7 +65,7 @@ def _title(reading: Reading, genre: str) -> str:
 
 
 def compose(reading: Reading, genre: str, *, pitch: str, seed: int, rationale: str,
-            previous: Spec | None = None) -> Spec:
+            previous: Spec | None = None, builder: str = LOCAL) -> Spec:
     """A full Spec for a genre from what the pitch said; a redesign keeps the previous spec's
     choices (steered numbers, palette, extras) where the pitch says nothing."""
     e = cat.entry(genre)
@@ -95,7 +96,7 @@ def compose(reading: Reading, genre: str, *, pitch: str, seed: int, rationale: s
         seed=seed,
         rationale=rationale,
     )
-    return spec.model_copy(update={"criteria": criteria_for(spec)})
+    return spec.model_copy(update={"criteria": criteria_for(spec, builder)})
 
 
 # ---------------------------------------------------------------- choosing
@@ -203,8 +204,11 @@ def plan(
     feedback: str | None = None,
     previous: Spec | None = None,
     steering: Sequence[str] = (),
+    builder: str = LOCAL,
 ) -> Spec | ResearchPlan:
-    """A Spec for the pitch, or a ResearchPlan when it names no genre and no evidence is given."""
+    """A Spec for the pitch, or a ResearchPlan when it names no genre and no evidence is given. `builder`: the
+    harness bound to build it. The embedded games' lacks are named as not built; for an agent every stated
+    number gets the criterion that reads it back, and what no criterion can check is left to a person."""
     reading = _speed_stated(read_pitch(pitch))
     evidence = list(evidence or [])
     current = previous.genre if previous else None
@@ -243,7 +247,7 @@ def plan(
                  if wish.other else
                  GenreReading(genre=genre, how="nearest", fits=False, asked=_name(avoid) if avoid else None,
                               note=f"the design as {_name(avoid) if avoid else 'planned'} was rejected; the embedded "
-                                   f"studio built the next best, {_name(genre)}: /approve to keep it, or {AGENT_HINT}"))
+                                   f"studio built the next best, {_name(genre)}: /approve to keep it, or {agent_hint(builder)}"))
     elif previous is not None:
         genre, why = previous.genre, f"Genre {previous.genre}: kept from the previous spec (nobody asked to change it)."
         chose = _kept(previous, "kept from the previous spec (nobody asked to change it)")
@@ -252,7 +256,7 @@ def plan(
         genre = reading.genres[0].genre if reading.confident else entry.nearest
         why = f"The pitch asks for {entry.name} ({', '.join(repr(w) for w in asked.words)}), which the embedded studio cannot build; nearest: {genre}."
         chose = GenreReading(genre=genre, how="nearest", words=list(asked.words), asked=entry.name, fits=False,
-                             note=nearest_note(entry.name, genre))
+                             note=nearest_note(entry.name, genre, builder))
     elif reading.confident:
         top = reading.genres[0]
         genre, why = top.genre, f"Genre {top.genre}: the pitch names it ({', '.join(repr(w) for w in top.words)})."
@@ -265,7 +269,8 @@ def plan(
         for other in reading.genres[1:]:
             if other.score >= 3 and not all(w in units for w in other.words):
                 unhonoured.append(f"the pitch also names {_name(other.genre)} ({', '.join(repr(w) for w in other.words)}): "
-                                  f"the embedded studio builds one genre per game, so it built {_name(genre)}")
+                                  f"the embedded studio {'builds' if builder == LOCAL else 'plans'} one genre per game, so it "
+                                  f"{'built' if builder == LOCAL else 'planned'} {_name(genre)}")
     elif evidence:
         ranked_ev = rank_from_evidence(evidence)
         hint = [g.genre for g in reading.genres]
@@ -279,29 +284,29 @@ def plan(
                 "the pitch hints at it." if hint else f"{genre} carries any theme.")
         chose = GenreReading(genre=genre, how="evidence", fits=False, words=[w for g in reading.genres[:1] for w in g.words],
                              note=f"no genre of the embedded studio fits the pitch for sure; it built the nearest, "
-                                  f"{_name(genre)} (by research): /approve to keep it, or {AGENT_HINT}")
+                                  f"{_name(genre)} (by research): /approve to keep it, or {agent_hint(builder)}")
     else:
         return research_plan(pitch, reading)
     reading = reading.model_copy(update={  # "12 pairs": memory's grid 5; a Frogger pitch's frog: the hopper's extra
         "numbers": counted(reading.numbers, genre),
-        "extras": list(dict.fromkeys([*reading.extras, *asked_drawings(pitch, genre, reading.language)]))})
+        "extras": list(dict.fromkeys([*reading.extras, *asked_drawings(pitch, genre, reading.language, builder)]))})
     lang = reading.language_reading
     rationale = f"{why} Language: {reading.language} ({lang.how}). {_said(reading)}"
-    spec = compose(reading, genre, pitch=pitch, seed=seed, rationale=rationale, previous=previous)
+    spec = compose(reading, genre, pitch=pitch, seed=seed, rationale=rationale, previous=previous, builder=builder)
     unhonoured += [f"{x}; the pitch's words are kept as written" for x in reading.numbers.ignored]
     unhonoured += reading.numbers.pace.unhonoured
-    unhonoured += unread_numbers(reading.numbers, spec, embedded=True)
-    unhonoured += unbuilt_extras(spec.extras, genre)
-    unhonoured += refusals(reading, genre)
-    unhonoured += unshown_subjects(pitch, genre, reading.language)
+    unhonoured += unread_numbers(reading.numbers, spec, embedded=builder == LOCAL)
+    unhonoured += unbuilt_extras(spec.extras, genre, builder)
+    unhonoured += refusals(reading, genre, builder)
+    unhonoured += unshown_subjects(pitch, genre, reading.language, builder=builder)
     guesses = [] if any(v is not None for v in reading.numbers.numbers.model_dump().values()) else [
         f"the pitch states no {'number the game carries' if reading.numbers.unread else 'numbers'}: "
         "the game's own defaults apply (the build notes list them)"]
     if lang.how.startswith("too few clues"):
         guesses.append(f"language: {lang.how}")
     spec = spec.model_copy(update={"reading": PitchReading(
-        genre=chose, language=lang,
-        numbers=stated_numbers(reading.numbers.said, reading.numbers.numbers, spec, embedded=True),
+        builder=builder, genre=chose, language=lang,
+        numbers=stated_numbers(reading.numbers.said, reading.numbers.numbers, spec, embedded=builder == LOCAL),
         unhonoured=unhonoured, guesses=guesses)})
     if steering:
         spec, notes = apply_steering(spec, list(steering), genre_changes=False)

@@ -11,7 +11,7 @@ from typing import Any
 
 from crumb.actors.embedded import catalogue as cat
 from crumb.actors.embedded.catalogue import NO_CLOCK
-from crumb.actors.embedded.fidelity import NUMBER_PROBES, after_edit, extras_after_edit, support
+from crumb.actors.embedded.fidelity import LOCAL, NUMBER_PROBES, after_edit, builder_of, extras_after_edit, support
 from crumb.actors.embedded.pitch import score_genres
 from crumb.actors.embedded.text import normalize
 from crumb.protocol.game import Controls, Criterion, Expect, Numbers, Probe, ProbeStep, Spec
@@ -52,13 +52,13 @@ def describe(genre: str, numbers: Numbers) -> tuple[str, str, str]:
     return core, win, lose
 
 
-def level_clock_criteria(spec: Spec, lives: int | None) -> list[Criterion]:
+def level_clock_criteria(spec: Spec, lives: int | None, builder: str = LOCAL) -> list[Criterion]:
     """The per-level clock (level_time_s) in the running game: it counts down from its value, and when
     it runs out it costs a life and starts again, or ends the round on the last life; it is not the
     whole game's clock (a 13-second game ends at 13 s; a 13-second level clock does not)."""
     lt = spec.numbers.level_time_s
     e = cat.entry(spec.genre) if spec.genre in cat.genre_ids() else None
-    if lt is None or (e is not None and support(spec.genre, "level_time_s", float(lt))):
+    if lt is None or (e is not None and builder == LOCAL and support(spec.genre, "level_time_s", float(lt))):
         return []
     out: list[Criterion] = []
     t = spec.numbers.time_limit_s
@@ -90,15 +90,18 @@ def _crit(cid: str, text: str, steps: list[dict[str, Any]], expect: list[dict[st
                      probe=Probe(steps=[ProbeStep(**s) for s in steps], expect=[Expect(**x) for x in expect]))
 
 
-def criteria_for(spec: Spec) -> list[Criterion]:
-    """3–7 acceptance criteria a correct game (by the contract) with this spec satisfies."""
+def criteria_for(spec: Spec, builder: str | None = None) -> list[Criterion]:
+    """The acceptance criteria a correct game (by the contract) with this spec satisfies: each stated number the
+    game can carry is read back, which for an agent's game (`builder`, else the spec's reading says) is each one."""
+    builder = builder or builder_of(spec)
     e = cat.entry(spec.genre) if spec.genre in cat.genre_ids() else None
+    embedded = e if builder == LOCAL else None  # whose lacks drop a number's criterion: the embedded game's only
     n = spec.numbers
     name = e.name if e else spec.genre
     t = n.time_limit_s
     crit = _crit
     lives = n.lives if n.lives is not None else (e.defaults.get("lives") if e is not None else None)
-    level_clock = level_clock_criteria(spec, lives)
+    level_clock = level_clock_criteria(spec, lives, builder)
 
     out = [
         crit("title", "The title screen shows when the game loads.", [], [{"path": "phase", "op": "==", "value": "title"}]),
@@ -131,9 +134,9 @@ def criteria_for(spec: Spec) -> list[Criterion]:
         out.append(crit("noclock", "The round has no clock.", [{"do": "start"}, {"do": "wait", "ms": CLOCK_CHECK_MS}],
                         [{"path": "timeLeft", "op": "in", "value": [None]}]))
     out += level_clock
-    for x in (x for x in spec.extras if e is not None and x in e.can_draw):  # the hopper's frog, asked for
+    for x in (x for x in spec.extras if embedded is not None and x in embedded.can_draw):  # the hopper's frog, asked for
         out.append(crit(f"draws-{x}"[:32], f"The game draws {x}.", [], [{"path": f"draws.{x}", "op": "==", "value": True}]))
-    if n.lives and not (e is not None and support(spec.genre, "lives", float(n.lives))):
+    if n.lives and not (embedded is not None and support(spec.genre, "lives", float(n.lives))):
         out.append(crit("lives", f"The player starts with {n.lives} {'life' if n.lives == 1 else 'lives'}.",
                         [{"do": "start"}], [{"path": "lives", "op": "==", "value": n.lives}]))
     if n.target_score:
@@ -145,7 +148,7 @@ def criteria_for(spec: Spec) -> list[Criterion]:
                              ("grid", "grid", "The board is {v} cells across."),
                              ("speed", "speed", "The game runs at {v}× speed.")):
         value = getattr(n, field)
-        if value is None or (e is not None and support(spec.genre, field, float(value))):
+        if value is None or (embedded is not None and support(spec.genre, field, float(value))):
             continue
         path = NUMBER_PROBES[field][0]
         out.append(crit(cid, text.format(v=f"{value:g}"), [{"do": "start"}], [{"path": path, "op": "==", "value": value}]))
@@ -199,7 +202,7 @@ class EmbeddedSpecRules:
                 rationale = spec.rationale
                 spec = with_genre(spec.model_copy(update={"genre": base.genre}), spec.genre, "")  # rules follow the genre
                 spec = spec.model_copy(update={"rationale": rationale})
-            spec = spec.model_copy(update={"criteria": criteria_for(spec)})
+            spec = spec.model_copy(update={"criteria": criteria_for(spec, builder_of(base))})
         reading = after_edit(base.reading, base, spec, by="user")
         if spec.extras != base.extras or spec.genre != base.genre:  # weighed as steering weighs them
             reading = extras_after_edit(reading, base, spec)

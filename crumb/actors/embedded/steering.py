@@ -13,7 +13,9 @@ from functools import lru_cache
 from crumb.actors.embedded import catalogue as cat
 from crumb.actors.embedded.catalogue import NO_CLOCK, NO_TIME_LIMIT
 from crumb.actors.embedded.fidelity import (
+    LOCAL,
     after_edit,
+    builder_of,
     counted,
     extras_after_edit,
     subjects_steered,
@@ -127,7 +129,7 @@ def _numbers(spec: Spec, text: str) -> tuple[Spec, list[str]]:
         numbers[field] = value
     notes += read.ignored
     notes += [f"Not carried: {x}" for x in read.pace.unhonoured]
-    notes += [f"Not carried: {x}" for x in unread_numbers(read, spec, embedded=True, text="the message")]
+    notes += [f"Not carried: {x}" for x in unread_numbers(read, spec, embedded=builder_of(spec) == LOCAL, text="the message")]
     pace = read.pace
     if pace.stated and pace.factor is not None:  # held to what the games play by pace.py
         extras = set_knob(spec.extras, "speed", pace.factor)
@@ -164,7 +166,7 @@ def _relative(spec: Spec, text: str) -> tuple[Spec, list[str]]:
     defaults = cat.entry(spec.genre).defaults if spec.genre in cat.genre_ids() else {}
     numbers, notes = spec.numbers.model_dump(), []
     if lives:
-        why = support(spec.genre, "lives", 2.0)
+        why = support(spec.genre, "lives", 2.0) if builder_of(spec) == LOCAL else None
         now = int(numbers["lives"] or defaults.get("lives") or 1)  # no lives stated: the first lost life ends it
         new = max(1, min(int(NUMBER_LIMITS["lives"][1]), now + lives * LIVES_STEP))
         if why:
@@ -226,13 +228,17 @@ def _extras(spec: Spec, text: str) -> tuple[Spec, list[str]]:
     dropped = [e for e in wishes.refused if e in spec.extras]
     if not added and not wishes.refused:
         return spec, []
-    kept = unremovable_extras(wishes.refused, spec.genre)
-    always = {e for e in wishes.refused if unremovable_extras([e], spec.genre)}
+    builder = builder_of(spec)
+    kept = unremovable_extras(wishes.refused, spec.genre, builder)
+    always = {e for e in wishes.refused if unremovable_extras([e], spec.genre, builder)}
     notes = ([f"extra: + {e}" for e in added] + [f"extra: − {e}" for e in dropped]
              + [f"extra: {e}: already without it" for e in wishes.refused if e not in dropped and e not in always]
-             + [f"Not carried: {x}" for x in (*unbuilt_extras(added, spec.genre), *kept)])
+             + [f"Not carried: {x}" for x in (*unbuilt_extras(added, spec.genre, builder), *kept)])
     extras = [*(e for e in spec.extras if e not in dropped), *added]
-    return spec.model_copy(update={"extras": extras}), notes
+    reading = spec.reading
+    if reading is not None and kept:  # the verdict waits for it, as for the pitch's own "without bombs"
+        reading = reading.model_copy(update={"unhonoured": list(dict.fromkeys([*reading.unhonoured, *kept]))})
+    return spec.model_copy(update={"extras": extras, "reading": reading}), notes
 
 
 def _subjects(spec: Spec, text: str) -> tuple[Spec, list[str]]:
