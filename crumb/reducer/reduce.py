@@ -352,8 +352,17 @@ def _planner_input(state: SessionState, feedback: str | None = None) -> dict[str
         "feedback": feedback,
         "previous_spec": state.spec["data"] if state.spec is not None else None,
         "steering": [],
-        "builder": str(_binding(state, "builder").get("harness", "local")),  # whom the plan is for (fidelity.py)
+        "builder": _builder_harness(state),
     }
+
+
+def _builder_harness(state: SessionState) -> str:
+    """Whom the Planner plans for (fidelity.py): the builder in force, or, while a bound one that session.start
+    found unable to run here has not been passed over yet, the next of its chain, which will build instead."""
+    chain, index = _chain(state, "builder"), _index(state, "builder")
+    if index == 0 and "builder" in state.unrunnable and len(chain) > 1:
+        index = 1
+    return str(chain[index].get("harness", "local"))
 
 
 def _run_planner(state: SessionState, ctx: _Ctx, feedback: str | None = None) -> None:
@@ -594,6 +603,7 @@ def _on_session_start(state: SessionState, ctx: _Ctx, data: dict[str, Any]) -> N
         _refuse(state, ctx, problem)
     state.bindings = copy.deepcopy(data.get("bindings") or {})
     state.adapter_index = {role: 0 for role in state.bindings}
+    state.unrunnable = sorted(data.get("unrunnable") or {})
     state.preset = data.get("preset", "local")
     state.seed = int(data.get("seed", 1))
     state.fault = data.get("fault")
@@ -610,6 +620,8 @@ def _on_fork(state: SessionState, ctx: _Ctx, data: dict[str, Any]) -> None:
         state.bindings[role] = copy.deepcopy(chain)
         state.adapter_index[role] = 0
         state.failures[role] = 0
+    rebound = set(data.get("bindings") or {})
+    state.unrunnable = sorted({*(r for r in state.unrunnable if r not in rebound), *(data.get("unrunnable") or {})})
     if data.get("preset"):
         state.preset = str(data["preset"])
     if data.get("seed") is not None:

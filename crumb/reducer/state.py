@@ -82,6 +82,7 @@ class SessionState:
     seed: int = 1
     fault: str | None = None
     forked_from: dict[str, Any] | None = None  # a fork's link to its original (session, seq, event)
+    unrunnable: list[str] = field(default_factory=list)  # roles whose bound harness could not run at the start
 
     phase: str = "new"
     round: int = 0

@@ -56,7 +56,7 @@ class Sim:
     """Feeds events to the reducer and keeps what a dispatcher would see."""
 
     def __init__(self, settings: dict[str, Any] | None = None, bindings: dict[str, Any] | None = None,
-                 fault: str | None = None, writer: Any = None) -> None:
+                 fault: str | None = None, writer: Any = None, unrunnable: list[str] | None = None) -> None:
         self.writer = writer
         self.state = initial_state("01JSESSION0000000000000000")
         self.seq = 0
@@ -64,7 +64,10 @@ class Sim:
         self.events: list[dict[str, Any]] = []
         self.last_effects: list[dict[str, Any]] = []
         merged = Settings().merged(settings or {}).to_data()
-        self.send("session.start", {"settings": merged, "bindings": bindings or {}, "fault": fault}, from_="daemon")
+        start: dict[str, Any] = {"settings": merged, "bindings": bindings or {}, "fault": fault}
+        if unrunnable:  # as the daemon records a bound harness that cannot run here, with fallback allowed
+            start["unrunnable"] = {role: {"binding": "claude", "origin": "flag", "reason": "not on PATH"} for role in unrunnable}
+        self.send("session.start", start, from_="daemon")
 
     def send(self, kind: str, data: dict[str, Any] | None = None, *, effect: str | None = None, from_: str = "user",
              advance_s: float = 1.0, meta: dict[str, Any] | None = None) -> list[dict[str, Any]]:

@@ -370,6 +370,9 @@ def test_the_planner_is_told_which_harness_will_build():
     swapped.send("user.swap", {"actor": "builder", "harness": "codex"})
     swapped.send("goal", {"pitch": "snake"})
     assert swapped.pending("run_actor", "planner")["input"]["builder"] == "codex"
+    cannot = Sim(bindings={"builder": [{"harness": "claude"}, {"harness": "local"}]}, unrunnable=["builder"])
+    cannot.send("goal", {"pitch": "snake"})  # started with --allow-fallback: the embedded studio will build
+    assert cannot.pending("run_actor", "planner")["input"]["builder"] == "local"
 
 
 @pytest.mark.parametrize("command", ["user.append", "user.intervene"])
