@@ -33,9 +33,9 @@ def test_any_text_yields_a_spec_or_a_research_plan(pitch: str) -> None:
 @settings(max_examples=60, deadline=None)
 @given(st.lists(st.sampled_from(["snake", "lives", "drei", "60", "seconds", "秒", "목숨", "ライフ", "x3", "1,000",
                                  "points", "target", "🐍", "三条命", "세 개", "\n", '"', "4x4", "faster", "rot"]),
-                max_size=40), st.integers(min_value=-10**6, max_value=10**6))
-def test_keyword_soup_is_read_without_failing(words: list[str], seed: int) -> None:
-    out = plan(" ".join(words), seed=seed)
+                max_size=40), st.integers(min_value=-10**6, max_value=10**6), st.sampled_from(["local", "claude"]))
+def test_keyword_soup_is_read_without_failing(words: list[str], seed: int, builder: str) -> None:
+    out = plan(" ".join(words), seed=seed, builder=builder)  # for an agent every stated number is a criterion
     _check(out)
     if isinstance(out, Spec):
         assert out.seed == seed
