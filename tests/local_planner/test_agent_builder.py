@@ -121,3 +121,20 @@ def test_a_persons_edit_of_an_agents_spec_keeps_its_numbers_measured() -> None:
     local = planned("cookie clicker with 3 lives", "local")
     kept = SPEC_RULES.follow_edit(local.model_copy(update={"numbers": Numbers(lives=4)}), local)
     assert "lives" not in criteria(kept)  # the embedded clicker has none: named, never probed
+
+
+@pytest.mark.parametrize("builder", ["local", AGENT])
+def test_every_number_stated_at_once_still_fits_a_spec(builder: str) -> None:
+    """For an agent every stated number is a criterion: with all of them, in every genre, the spec stays within its
+    12 criteria (the dispatcher validates what the Planner returns, so one more would fail the session)."""
+    from crumb.actors.embedded import catalogue as cat
+
+    most = 0
+    for genre in cat.genre_ids():
+        e = cat.entry(genre)
+        for extra in ("", " with a frog", " with no timer"):
+            spec = planned(f"{(e.famous or (e.name,))[0]}{extra} with 3 lives, 5 levels, 20 seconds per level, target "
+                           "500 points, 20 moves, double speed, 8x8 grid, 90 second round", builder)
+            Spec.model_validate_json(spec.model_dump_json())
+            most = max(most, len(spec.criteria))
+    assert most >= 10, most  # the numbers were read: the test is not vacuous
