@@ -37,6 +37,12 @@ def not_drawn(spec) -> list[str]:
     ("tetris with a frog", "blocks", ["frogs"]),  # the road hopper draws one when asked, not the Blocks game
     ("a platformer where a pirate finds treasure", "platformer", ["pirates"]),
     ("match-3 with pandas, not 熊", "match3", ["pandas"]),  # 熊猫 is a panda before 猫 is a cat
+    # a longer subject word holds a theme's one-character word, which took it before (火 fire, 海 sea, 鬼 ghost,
+    # Vietnamese cá a fish)
+    ("俄罗斯方块和火车", "blocks", ["trains"]),
+    ("テトリスと海賊", "blocks", ["pirates"]),
+    ("俄罗斯方块和吸血鬼", "blocks", ["vampires"]),
+    ("rắn săn mồi với cá mập", "snake", ["sharks"]),
 ])
 def test_a_thing_the_game_does_not_draw_is_named_and_the_verdict_waits(pitch: str, genre: str, subjects: list[str]) -> None:
     spec = plan_fully(pitch)

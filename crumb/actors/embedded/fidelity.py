@@ -13,8 +13,8 @@ from crumb.actors.embedded import catalogue as cat
 from crumb.actors.embedded.builder import SPEED_RANGE
 from crumb.actors.embedded.numbers import NumberRead, UnreadNumber
 from crumb.actors.embedded.pitch import GenreScore, Reading, read_pitch
-from crumb.actors.embedded.subjects import SubjectSaid, find_subjects
-from crumb.actors.embedded.text import blank_keywords, find_any, keyword_re, normalize
+from crumb.actors.embedded.subjects import SubjectSaid, find_subjects, subject_keywords
+from crumb.actors.embedded.text import blank_keywords, find_any, keyword_re, longest_first, normalize
 from crumb.actors.embedded.unbuilt import UNBUILT
 from crumb.genres import Count
 from crumb.genres.registry import Registry, registry
@@ -191,16 +191,19 @@ def unbuilt_extras(extras: Sequence[str], genre: str, builder: str = LOCAL) -> l
 @lru_cache(maxsize=4)
 def _read_by_others(reg: Registry) -> tuple[str, ...]:
     """The keywords another reader takes a pitch's words by: every genre's name and famous games (the game
-    itself, or named as another genre), the genres the studio cannot build, themes, colours and extras."""
-    return tuple(dict.fromkeys([
+    itself, or named as another genre), the genres the studio cannot build, themes, colours and extras. Longest
+    first, as blanking one consumes it: "flappy" blanked first left "flappy bird"'s bird to be read."""
+    return tuple(kw for kw, _ in longest_first((w, None) for w in dict.fromkeys([
         *(w for lg in reg.genres for w in (*lg.genre.all_words("strong"), *lg.genre.famous)),
         *(w for u in UNBUILT for w in u.names),
         *(w for t in cat.THEMES for w in t.keywords), *(w for c in cat.COLOURS for w in c.keywords),
-        *(w for e in cat.EXTRAS for w in e.keywords)]))
+        *(w for e in cat.EXTRAS for w in e.keywords)])))
 
 
 def _subjects(text: str, language: str | None) -> list[SubjectSaid]:
-    return find_subjects(blank_keywords(normalize(text), _read_by_others(registry())), language)
+    """The subjects a text asks for, once the other readers took their words; a longer subject keyword keeps
+    its own (火车 is a train, not the lava theme's 火; 海盗 a pirate, not the sea's 海)."""
+    return find_subjects(blank_keywords(normalize(text), _read_by_others(registry()), subject_keywords()), language)
 
 
 def _drawable(text: str, language: str | None, genre: str, builder: str = LOCAL) -> list[SubjectSaid]:

@@ -173,6 +173,11 @@ def _keywords() -> list[tuple[str, str]]:
     return longest_first((kw, s.id) for s in SUBJECTS for kw in dict.fromkeys(s.keywords))
 
 
+def subject_keywords() -> tuple[str, ...]:
+    """Every keyword the reader takes words by: another reader's shorter word inside one stays."""
+    return tuple(kw for kw, _ in _keywords())
+
+
 def find_subjects(text: str, language: str | None = None) -> list[SubjectSaid]:
     """The subjects normalized text names, in the text's order, each once: asked for, or refused ("snake
     without mice") where no word of it is asked for. Blank what other readers took (genre names, themes,

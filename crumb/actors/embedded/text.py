@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Iterable, Iterator, Sequence
-from functools import lru_cache
+from functools import lru_cache, partial
 from typing import TypeVar
 
 MAX_TEXT = 20_000
@@ -97,10 +97,19 @@ def words_holding(words: Iterable[str], keywords: Iterable[str]) -> tuple[str, .
                                          for k in keywords))
 
 
-def blank_keywords(text: str, keywords: Iterable[str]) -> str:
+def blank_keywords(text: str, keywords: Iterable[str], keep: Iterable[str] = ()) -> str:
     """Normalized text with every match of the keywords blanked to spaces of its length, so positions hold
-    and the words around them are read without them ("slow motion" is not a slow pace)."""
+    and the words around them are read without them ("slow motion" is not a slow pace). A match inside a
+    match of a longer `keep` keyword stays, as `consume` would read it: 火车 (a train) holds 火 (fire),
+    海盗 (a pirate) holds 海 (the sea)."""
+    kept = [(m.start(), m.end(), len(k.rstrip("*"))) for k in keep if keyword_core(k) in text
+            for m in keyword_re(k).finditer(text)]
+
+    def blank(m: re.Match[str], n: int) -> str:
+        inside = any(s <= m.start() and m.end() <= e and n < size for s, e, size in kept)
+        return m.group(0) if inside else " " * len(m.group(0))
+
     for kw in keywords:
         if keyword_core(kw) in text:
-            text = keyword_re(kw).sub(lambda m: " " * len(m.group(0)), text)
+            text = keyword_re(kw).sub(partial(blank, n=len(kw.rstrip("*"))), text)
     return text
