@@ -131,6 +131,10 @@
         g.fillStyle = p.accent2; g.beginPath(); g.arc(fx, fy, cell * 0.36 * pulse, 0, Math.PI * 2); g.fill();
         g.restore();
         g.fillStyle = "rgba(255,255,255,0.6)"; g.beginPath(); g.arc(fx - cell * 0.1, fy - cell * 0.12, cell * 0.09, 0, Math.PI * 2); g.fill();
+        // the food is a fruit, an apple: a stem and a leaf on top
+        var top = fy - cell * 0.36 * pulse;
+        g.fillStyle = "#5b3a1a"; g.fillRect(fx - cell * 0.035, top - cell * 0.12, cell * 0.07, cell * 0.16);
+        g.fillStyle = "#4caf50"; g.beginPath(); g.ellipse(fx + cell * 0.11, top - cell * 0.06, cell * 0.12, cell * 0.055, -0.5, 0, Math.PI * 2); g.fill();
       }
       // One continuous body: a thick rounded stroke through the cell centres, then the head on top.
       var len = s.body.length, hurt = s.dead > 0 && Math.floor(s.dead * 10) % 2;
