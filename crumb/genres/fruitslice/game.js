@@ -5,7 +5,7 @@
 
   var W = 480, H = 720, SLASH = 70;
   var LEVEL_FRUIT = 12;   // fruit sliced to clear a level; each level throws faster
-  // [name, body colour, flesh colour, radius]
+  // [name, body colour, flesh colour, radius]; the melon is a watermelon: striped green, red inside
   var FRUITS = [["apple", "#e23b3b", "#fff2c4", 26], ["orange", "#ff9a1f", "#ffd27a", 27],
                 ["lime", "#7ccf3a", "#d9f7a6", 23], ["melon", "#2f9e44", "#ff5a6e", 36],
                 ["plum", "#8e44ad", "#f1c6ff", 24], ["lemon", "#ffe14d", "#fff8c9", 25]];

@@ -91,6 +91,7 @@ GENRE = Genre(
     defaults={"lives": 3, "time_limit_s": 60},
     honours={"lives": None, "levels": None, "level_time_s": None},
     extras=('combo bonus', 'sound', 'particles', 'levels get harder', 'bombs'),  # three or more fruit in one cut: Fruit Ninja's combo
+    draws=('fruit', 'apples', 'watermelons'),  # apples, oranges, limes, watermelons, plums, lemons
     state_keys=("sliced", "levelLeft", "missed", "bombsHit", "combo", "fruit", "bombs", "blade", "items"),
     survive_win=True,
 )

@@ -109,6 +109,7 @@
         var st = s.stars[i];
         g.fillStyle = api.alpha(p.fg, 0.25 + st.z * 0.6); g.fillRect(st.x, st.y, st.z * 2.4, st.z * 2.4);
       }
+      // the invaders: aliens, a domed body on wriggling legs with two eyes
       for (var e = 0; e < s.enemies.length; e++) {
         var en = s.enemies[e], col = api.mix(p.accent, p.accent2, en.row / 4);
         var wob = Math.sin(s.t * 5 + en.phase) * 3;
@@ -125,6 +126,7 @@
       for (var b = 0; b < s.shots.length; b++) { api.roundRect(g, s.shots[b].x - 2, s.shots[b].y - 8, 4, 14, 2); g.fill(); }
       g.fillStyle = p.danger;
       for (var m = 0; m < s.eShots.length; m++) { g.beginPath(); g.arc(s.eShots[m].x, s.eShots[m].y, 4, 0, Math.PI * 2); g.fill(); }
+      // the player's spaceship: a delta hull over a flickering exhaust
       var y = shipY(api);
       g.save();
       if (s.inv > 0 && Math.floor(s.inv * 12) % 2) g.globalAlpha = 0.3;

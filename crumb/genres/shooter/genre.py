@@ -42,6 +42,7 @@ GENRE = Genre(
     defaults={'lives': 3},
     honours={'lives': None, 'levels': None, 'level_time_s': None},
     extras=('sound', 'particles', 'levels get harder', 'shooting'),
+    draws=('aliens', 'spaceships'),  # the invaders are aliens; the player flies a spaceship
     state_keys=('enemiesLeft', 'wave', 'shipX', 'killed'),
     survive_win=True,
 )

@@ -39,6 +39,7 @@ GENRE = Genre(
     palette={'bg': '#101a14', 'accent': '#5be37d', 'accent2': '#ffcf4a', 'danger': '#ff5d73', 'fg': '#b8e6c4', 'text': '#f3fff6'},
     honours={'lives': None, 'levels': None, 'grid': (6, 40), 'level_time_s': None},
     extras=('particles', 'levels get harder'),
+    draws=('fruit', 'apples'),  # the food is an apple
     state_keys=('length', 'snakeLength', 'grid', 'head', 'food', 'dir', 'eaten'),
     survive_win=True,
 )
