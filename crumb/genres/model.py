@@ -98,7 +98,8 @@ class Genre(_Data):
                                                               "pitch); its state's `draws` says which it draws, and a "
                                                               "criterion checks it")
     hero: str | None = Field(default=None, description="the subject among `draws` the player is (the road hopper's "
-                                                       "chicken), which a can_draw subject replaces: a pitch naming it "
+                                                       "chicken), which a can_draw subject replaces (None: what it "
+                                                       "replaces is no subject, the clicker's orb): a pitch naming it "
                                                        "keeps it, though the genre's name shows another (\"frogger, but "
                                                        "the hero is a chicken\")")
     # checking it

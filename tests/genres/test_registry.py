@@ -64,7 +64,7 @@ def test_every_registered_folder_is_complete(loaded) -> None:
     for extra, words in DECLARED_IN_CODE.items():  # a declared mechanic the code never names is not built
         assert extra not in g.extras or any(w in js.lower() for w in words), f"{g.id} declares {extra!r}; game.js has none of {words}"
     assert set(g.draws) | set(g.can_draw) <= set(subject_ids()), f"{g.id} declares draws the subjects do not know"
-    assert (g.hero in g.draws) if g.hero else not g.can_draw, f"{g.id}: a can_draw subject replaces a hero among draws"
+    assert g.hero is None or (g.hero in g.draws and g.can_draw), f"{g.id}: a hero is one of draws a can_draw subject replaces"
     for subject in (*g.draws, *g.can_draw):  # a drawn thing the code never names is not drawn
         assert subject.removesuffix("s") in js.lower(), f"{g.id} declares it draws {subject}; game.js never names one"
     for pitch in g.pitches:

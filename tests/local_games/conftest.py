@@ -90,6 +90,20 @@ class Game:
             }"""
         )
 
+    def pixels_of(self, rgb: str, tolerance: int = 12) -> int:
+        """How many pixels of the canvas are within `tolerance` of the colour "#rrggbb" in every channel: a thing
+        drawn in its own colour (the hopper's frog, the clicker's cookie chips) is counted, so it is seen."""
+        want = [int(rgb[i:i + 2], 16) for i in (1, 3, 5)]
+        return self.page.evaluate(
+            """([want, tol]) => {
+                const c = document.getElementById('game');
+                const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+                let n = 0;
+                for (let i = 0; i < d.length; i += 4)
+                    if (Math.abs(d[i] - want[0]) < tol && Math.abs(d[i + 1] - want[1]) < tol && Math.abs(d[i + 2] - want[2]) < tol) n++;
+                return n;
+            }""", [want, tolerance])
+
 
 @pytest.fixture
 def build(tmp_path: Path) -> Callable[..., Path]:

@@ -321,6 +321,25 @@ def test_clicker_spending_never_lowers_the_score_and_helpers_earn(build, game):
     assert 34 <= st["score"] <= 36, "a helper earns one a second with no input"
 
 
+CHIP_BROWN = "#3d2314"  # the cookie's chocolate chips: the orb has none of it
+
+
+def test_clicker_taps_a_cookie_when_the_extras_ask_and_the_orb_otherwise(build, game):
+    """A "cookie clicker" pitch's cookie is the spec's extra "cookies": the game draws a chocolate-chip cookie
+    instead of the orb, taps it the same, and says so in its state, which the criterion draws-cookies reads."""
+    cookie, orb = game(build("clicker", extras=["cookies"])), game(build("clicker"))
+    for g in (cookie, orb):
+        g.start()
+        for _ in range(5):
+            g.key(" ")
+        g.advance(100)
+    assert cookie.state()["draws"] == {"cookies": True} and orb.state()["draws"] == {"cookies": False}
+    assert cookie.state()["coins"] == orb.state()["coins"] == 5
+    assert cookie.pixels_of(CHIP_BROWN) > 1000 and orb.pixels_of(CHIP_BROWN) == 0, (cookie.pixels_of(CHIP_BROWN),
+                                                                                     orb.pixels_of(CHIP_BROWN))
+    assert not cookie.errors and not orb.errors
+
+
 # ---------------------------------------------------------------- simon
 
 

@@ -173,6 +173,17 @@ def test_a_genre_name_never_overrides_what_the_pitch_says_of_the_hero(pitch: str
     assert "frogs" not in spec.extras and spec.reading.shortfalls() == [], (spec.extras, spec.reading.unhonoured)
 
 
+@pytest.mark.parametrize("pitch", ["cookie clicker", "click the cookie to bake a million", "쿠키 클리커",
+                                   "Cookie Clicker mit 60 Sekunden"])
+def test_a_cookie_clicker_taps_a_cookie(pitch: str) -> None:
+    """The clicker taps an orb; a cookie asked for, or its famous game named, is the spec's extra, drawn instead and
+    read back from the running game (draws-cookies)."""
+    spec = plan_fully(pitch)
+    assert spec.genre == "clicker" and "cookies" in spec.extras and "draws-cookies" in [c.id for c in spec.criteria]
+    assert not_drawn(spec) == [] and judge(all_held(spec)).verdict == "PASS"
+    assert "cookies" not in plan_fully("cookie clicker without cookies").extras
+
+
 def test_steering_asks_for_a_thing_to_see_and_takes_it_back() -> None:
     """As with an extra: "add cats" to a game that draws none makes the verdict wait, and the person is told at
     once; "no cats after all" takes back the pitch's ask as well as a message's."""

@@ -39,6 +39,24 @@
     void api;
   }
 
+  // a chocolate-chip cookie: a baked disc, a darker rim, chips and crumbs at fixed places
+  const CHIPS = [[-0.42, -0.38, 0.15], [0.18, -0.52, 0.12], [0.5, -0.1, 0.14], [-0.08, -0.05, 0.13],
+                 [-0.55, 0.18, 0.12], [0.25, 0.3, 0.15], [-0.2, 0.55, 0.11], [0.55, 0.42, 0.1], [0.05, 0.72, 0.08]];
+  function drawCookie(cg, R, size) {
+    cg.translate(size / 2, size / 2);
+    cg.shadowColor = "rgba(60,30,10,0.5)"; cg.shadowBlur = 24;
+    const body = cg.createRadialGradient(-R * 0.3, -R * 0.35, R * 0.1, 0, 0, R);
+    body.addColorStop(0, "#f0c27b"); body.addColorStop(0.7, "#d99a4e"); body.addColorStop(1, "#a8672c");
+    cg.fillStyle = body; cg.beginPath(); cg.arc(0, 0, R, 0, Math.PI * 2); cg.fill();
+    cg.shadowColor = "transparent";
+    cg.fillStyle = "#3d2314";
+    for (const [x, y, q] of CHIPS) {
+      cg.beginPath(); cg.ellipse(x * R, y * R, q * R, q * R * 0.8, x * 3, 0, Math.PI * 2); cg.fill();
+    }
+    cg.fillStyle = "rgba(255,236,200,0.35)";
+    for (const [x, y] of CHIPS) { cg.beginPath(); cg.arc((x + 0.12) * R, (y - 0.16) * R, R * 0.03, 0, Math.PI * 2); cg.fill(); }
+  }
+
   function inside(p, r) { return p.x >= r.x && p.x <= r.x + r.w && p.y >= r.y && p.y <= r.y + r.h; }
 
   function fmt(n) {
@@ -61,6 +79,8 @@
         orb: { x: W / 2, y: api.top + 225, r: 100 },
         rows: UPGRADES.map((u, i) => ({ x: 20, y: rowsTop + i * (rh + 12), w: W - 40, h: rh, flash: 0, deny: 0 })),
         floats: [], star: null, starT: 8, idleFrac: 0,
+        // a cookie instead of the orb when the spec's extras ask ("cookie clicker", "click the cookie")
+        cookie: !!(api.cfg && api.cfg.extras && api.cfg.extras.indexOf("cookies") >= 0),
       };
     },
 
@@ -113,7 +133,7 @@
       bg.addColorStop(0, pal.bg); bg.addColorStop(1, api.mix(pal.bg, "#3b1d5e", 0.55));
       g.fillStyle = bg; g.fillRect(0, 0, W, H);
       // wallet
-      api.text(g, fmt(s.coins) + " coins", W / 2, api.top + 30, 30, pal.accent2, "center");
+      api.text(g, fmt(s.coins) + (Math.floor(s.coins) === 1 ? " coin" : " coins"), W / 2, api.top + 30, 30, pal.accent2, "center");
       api.text(g, fmt(perSecond(s)) + " per second \u00b7 " + perClick(s) + " per tap", W / 2, api.top + 62, 15, pal.fg, "center");
       // rays
       g.save(); g.translate(o.x, o.y); g.rotate(s.spin * 0.3);
@@ -123,9 +143,10 @@
         g.beginPath(); g.moveTo(0, 0); g.lineTo(-20, -o.r * 1.5); g.lineTo(20, -o.r * 1.5); g.closePath(); g.fill();
       }
       g.restore();
-      // orb
+      // orb, or the cookie
       const r = o.r * (1 - 0.07 * s.pulse), m = 60, size = 2 * (o.r + m);
-      const img = sprite("orb" + pal.accent2, size, size, scaleOf(g), (cg) => {
+      const img = s.cookie ? sprite("cookie", size, size, scaleOf(g), (cg) => drawCookie(cg, o.r, size))
+        : sprite("orb" + pal.accent2, size, size, scaleOf(g), (cg) => {
         const R = o.r;
         cg.translate(size / 2, size / 2);
         cg.shadowColor = pal.accent2; cg.shadowBlur = 40;
@@ -137,7 +158,7 @@
         cg.beginPath(); cg.arc(0, 0, R * 0.78, 0, Math.PI * 2); cg.stroke();
         cg.fillStyle = "rgba(255,255,255,0.45)"; cg.beginPath(); cg.ellipse(-R * 0.35, -R * 0.45, R * 0.3, R * 0.14, -0.6, 0, Math.PI * 2); cg.fill();
         api.text(cg, "TAP", 0, 4, 34, api.shade(pal.accent2, -120), "center");
-      });
+        });
       const hs = size / 2 * (r / o.r);
       g.imageSmoothingEnabled = r !== o.r;
       g.drawImage(img, o.x - hs, o.y - hs, hs * 2, hs * 2);
@@ -190,6 +211,7 @@
         hint, coins: Math.floor(s.coins), perClick: perClick(s), perSecond: perSecond(s), taps: s.taps,
         upgrades: { power: s.owned.power, helper: s.owned.helper, factory: s.owned.factory },
         bonusVisible: !!s.star,
+        draws: { cookies: s.cookie },
       };
     },
   });

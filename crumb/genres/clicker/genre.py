@@ -40,6 +40,7 @@ GENRE = Genre(
     palette={'bg': '#1a1230', 'accent': '#8b7bff', 'accent2': '#ffc83d', 'danger': '#ff5d73', 'fg': '#c4b8f0', 'text': '#fffaf0'},
     defaults={'time_limit_s': 60},
     extras=('upgrades',),
-    state_keys=('coins', 'perClick', 'perSecond', 'taps', 'upgrades', 'bonusVisible'),
+    can_draw=('cookies',),  # a cookie instead of the orb: "cookie clicker", "click the cookie"
+    state_keys=('coins', 'perClick', 'perSecond', 'taps', 'upgrades', 'bonusVisible', 'draws'),
     idle_safe=True,
 )
