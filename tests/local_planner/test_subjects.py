@@ -221,3 +221,12 @@ def test_a_change_of_genre_weighs_the_pitchs_things_against_the_new_game() -> No
     steered, _ = apply_steering(plan_fully("tetris"), ["add some birds"])
     to_flappy, _ = apply_steering(steered, ["make it flappy bird"])
     assert to_flappy.genre == "flappy" and not_drawn(to_flappy) == [], to_flappy.reading.unhonoured
+
+
+@pytest.mark.parametrize("pitch", ["un juego de bomberos que apagan fuegos", "um jogo de bombeiros na cidade"])
+def test_firefighters_are_not_bombs(pitch: str) -> None:
+    """Spanish bomberos and Portuguese bombeiros are firefighters: "bomb*" read them as the bombs extra and as the
+    fruit slicer's word, so the game was a fruit slicer with bombs; they are a thing to see."""
+    spec = plan_fully(pitch)
+    assert "bombs" not in spec.extras and spec.genre != "fruitslice", (spec.genre, spec.extras)
+    assert not_drawn(spec) == ["firefighters"], spec.reading.unhonoured

@@ -306,7 +306,9 @@ EXTRAS: tuple[ExtraEntry, ...] = (
                                         "улучшени*", "прокачк*", "магазин*", "покращенн*", "ulepszeni*", "sklep*",
                                         "yükseltme*", "mağaza*", "nâng cấp", "cửa hàng", "升级", "升級", "商店",
                                         "업그레이드", "상점", "アップグレード", "ショップ")),
-    ExtraEntry(id="bombs", keywords=("bomb*", "bom", "bommen", "bombe*", "bomba*", "бомб*", "炸弹", "炸彈", "폭탄",
+    # whole words, not "bomb*": Spanish bomberos and Portuguese bombeiros are firefighters
+    ExtraEntry(id="bombs", keywords=("bomb", "bombs", "bombing", "bom", "bommen", "bombe", "bomben", "bombes", "bomba",
+                                     "bombas", "bomby", "bombami", "bombalar*", "бомб*", "炸弹", "炸彈", "폭탄",
                                      "爆弾", "ボム")),
     ExtraEntry(id="wrap-around edges", keywords=("wrap around", "wraps around", "wrapping around", "wrap-around",
                                                  "wraparound", "screen wrap*", "wrap the screen", "wraps the screen",
