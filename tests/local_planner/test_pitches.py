@@ -225,6 +225,19 @@ def test_space_bar_is_not_a_space_theme() -> None:
     assert isinstance(spec, Spec) and spec.theme.name == "default"
 
 
+@pytest.mark.parametrize(("pitch", "theme"), [
+    ("俄罗斯方块和火车", "default"),  # a train (火车) is no fire: the lava theme's 火 was read in it
+    ("テトリスと海賊", "default"),  # pirates (海賊), not the sea
+    ("俄罗斯方块和吸血鬼", "default"),  # a vampire (吸血鬼), not the ghosts
+    ("an ice cream tetris", "default"),
+    ("火山贪吃蛇", "lava"), ("海底贪吃蛇", "underwater"), ("a spooky snake with ghosts", "spooky"),
+    ("underwater snake with sharks", "underwater"),
+])
+def test_a_thing_to_see_whose_word_holds_a_themes_is_not_that_theme(pitch: str, theme: str) -> None:
+    spec = plan(pitch)
+    assert isinstance(spec, Spec) and spec.theme.name == theme, spec.theme
+
+
 def test_quoted_title_is_kept() -> None:
     spec = plan('a snake game called "Noodle Panic"')
     assert isinstance(spec, Spec) and spec.title == "Noodle Panic"

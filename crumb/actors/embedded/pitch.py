@@ -136,8 +136,24 @@ _SPACE_KEY = re.compile(
 )
 
 
+@lru_cache(maxsize=1)
+def _subjects_holding_themes() -> tuple[str, ...]:
+    """The words of things to see that hold a theme's shorter word: 火车 (a train) holds the lava theme's 火,
+    海盗 (a pirate) the sea's 海, 吸血鬼 (a vampire) the ghosts' 鬼."""
+    from crumb.actors.embedded.subjects import subject_keywords
+
+    return words_holding(subject_keywords(), [kw for t in cat.THEMES for kw in t.keywords])
+
+
 def find_theme(text: str) -> tuple[cat.ThemeEntry, str] | None:
+    """The theme a normalized text names first; a thing to see whose word holds a theme's is not that theme."""
     text = _SPACE_KEY.sub(" ", text)
+    if _first_theme(text) is None:  # most pitches name none: the table of words holding one is not needed
+        return None
+    return _first_theme(blank_keywords(text, _subjects_holding_themes()))
+
+
+def _first_theme(text: str) -> tuple[cat.ThemeEntry, str] | None:
     best: tuple[int, cat.ThemeEntry, str] | None = None
     for t in cat.THEMES:
         hit = find_any(text, t.keywords)

@@ -93,8 +93,12 @@ def words_holding(words: Iterable[str], keywords: Iterable[str]) -> tuple[str, .
     """The words (keywords themselves) inside which another of `keywords` matches: "快节奏" (fast-paced) holds
     节奏 (rhythm), "corsa infinita" (an endless run) holds "corsa" (a race)."""
     keywords = tuple(keywords)
-    return tuple(w for w in words if any(k.rstrip("*") != w.rstrip("*") and keyword_re(k).search(w.rstrip("*"))
-                                         for k in keywords))
+    cores = {keyword_core(k) for k in keywords}
+    # one C-speed search for any keyword's core first: most words hold none (thousands of words, hundreds of keywords)
+    any_core = re.compile("|".join(sorted(map(re.escape, cores), key=len, reverse=True))) if "" not in cores else None
+    return tuple(w for w in words if (any_core is None or any_core.search(w))
+                 and any(keyword_core(k) in w and k.rstrip("*") != w.rstrip("*") and keyword_re(k).search(w.rstrip("*"))
+                         for k in keywords))
 
 
 def blank_keywords(text: str, keywords: Iterable[str], keep: Iterable[str] = ()) -> str:
