@@ -162,10 +162,12 @@ def run_pitch(world: InboxWorld, case: Case) -> None:
     name = inp["name"]
     world.place(inbox, inp)
     if case.outcome == "rejected":
-        why = inbox / "rejected" / why_name(name)
+        why, kept = inbox / "rejected" / why_name(name), inbox / "rejected" / name
+        # the reason is placed before the file (files.archive): wait for the file, and its reason is there too
+        wait_until(lambda: os.path.lexists(kept), 30, f"{kept.name} kept in rejected/")
         message = one_line(wait_until(lambda: read_complete(why), 30, f"{why.name}"))
         assert_names(message, case.expect)
-        same_thing(inbox / "rejected" / name, inp, original)
+        same_thing(kept, inp, original)
         assert not os.path.lexists(inbox / name), "the rejected file was left in the inbox"
         assert set(paths.list_sessions(world.root)) == before, "a rejected pitch created a session"
     elif case.outcome == "ignored":
