@@ -180,12 +180,17 @@ def unbuilt_extras(extras: Sequence[str], genre: str, builder: str = LOCAL) -> l
     if genre not in cat.genre_ids():
         return []
     if builder != LOCAL:
-        return [_unchecked(f"the extra {x!r} is asked for", builder) for x in extras
-                if x in {e.id for e in cat.EXTRAS} and x not in cat.RUNTIME_EXTRAS]
+        return [_unchecked(f"the extra {x!r} is asked for", builder) for x in _unchecked_extras(extras)]
     has = {*cat.entry(genre).extras, *cat.RUNTIME_EXTRAS}
     known = {e.id for e in cat.EXTRAS}
     return [f"the embedded {genre_name(genre)} game has no {x}: it is not built; {AGENT_HINT}"
             for x in extras if x in known and x not in has]
+
+
+def _unchecked_extras(extras: Sequence[str]) -> list[str]:
+    """The catalogue's extras among these that no criterion checks in an agent's game ("no time limit" has one)."""
+    known = {e.id for e in cat.EXTRAS}
+    return [x for x in extras if x in known and x not in cat.RUNTIME_EXTRAS]
 
 
 @lru_cache(maxsize=4)
@@ -300,8 +305,7 @@ def unremovable_extras(refused: Sequence[str], genre: str, builder: str = LOCAL)
     if genre not in cat.genre_ids():
         return []
     if builder != LOCAL:
-        return [_unchecked(f"the extra {x!r} is left out", builder) for x in refused
-                if x in {e.id for e in cat.EXTRAS} and x not in cat.RUNTIME_EXTRAS]
+        return [_unchecked(f"the extra {x!r} is left out", builder) for x in _unchecked_extras(refused)]
     return [f"the embedded {genre_name(genre)} game always has {x}: a game without them is not built; {AGENT_HINT}"
             for x in refused if x in cat.entry(genre).extras and x not in cat.SWITCHABLE_EXTRAS]
 
