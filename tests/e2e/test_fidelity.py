@@ -161,3 +161,39 @@ def test_for_an_agent_builder_a_stated_number_is_measured_and_an_ask_nothing_che
     assert "no acceptance criterion checks that the game the command Builder makes draws cats" in got["feedback"], got
     assert "embedded" not in got["feedback"] and "--role builder=" not in got["feedback"], got["feedback"]
     assert events(root, got["session"], "qa.result")[-1]["data"]["ok"] is True
+
+
+def _agent_planner(root: Path, measure: str | None = None) -> str:
+    """A real planner process bound with `command:`: it answers the embedded Planner's spec for the pitch as an
+    agent's own (no reading), with `measure`, one more criterion on the state field of that name."""
+    agent = root / f"planner-{measure or 'plain'}.py"
+    agent.write_text(f"#!{sys.executable}\n" + textwrap.dedent("""\
+        import json, sys
+        from crumb.actors.embedded.research import plan_researched
+        MEASURE = sys.argv[1] if len(sys.argv) > 1 else None
+        request = json.load(sys.stdin)
+        spec, _ = plan_researched(request["input"]["pitch"])
+        spec = spec.model_dump(mode="json", exclude={"reading"})
+        if MEASURE:
+            spec["criteria"].append({"id": "feature", "text": f"The game reports {MEASURE}.",
+                                     "probe": {"expect": [{"path": MEASURE, "op": "==", "value": True}]}})
+        print(json.dumps({"payload": {"spec": spec}, "usage": {"model": "agent-1", "tokens_in": 0, "tokens_out": 0}}))
+        """))
+    agent.chmod(0o755)
+    return f"planner=command:./{agent.name}" + (f" {measure}" if measure else "")
+
+
+def test_an_agent_planners_spec_passes_only_with_each_asked_extra_measured(root):
+    """An agent Planner's spec was read for numbers only: "match-3 with combo bonus" planned and built by agents
+    passed with nothing measuring the combo. Now an extra no criterion measures waits for a person, and one a
+    criterion reads in the running game passes."""
+    pitch = "match-3 with combo bonus"
+    code, got = run(root, pitch, "--role", _agent_planner(root), "--role", _agent_builder(root))
+    assert code == 3 and got["waiting_for"] == "approval" and got["verdict"] == "PARTIAL", got
+    assert ("the extra 'combo bonus' is asked for, which no acceptance criterion checks in the game the command "
+            "Builder makes") in got["feedback"], got["feedback"]
+    assert events(root, got["session"], "spec")[-1]["data"]["reading"]["by"] == "crumb"
+    code, got = run(root, pitch, "--role", _agent_planner(root, "comboBonus"), "--role", _agent_builder(root))
+    assert code == 0 and got["done"] == "pass", got
+    feature = next(p for p in events(root, got["session"], "qa.result")[-1]["data"]["probes"] if p["id"] == "feature")
+    assert feature["ok"] is True and feature["observed"] == {"comboBonus": True}, feature

@@ -6,6 +6,7 @@ with `reading_for_agent`, so a number the pitch states is never dropped without 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from functools import lru_cache
 
@@ -14,7 +15,7 @@ from crumb.actors.embedded.builder import SPEED_RANGE
 from crumb.actors.embedded.numbers import NumberRead, UnreadNumber
 from crumb.actors.embedded.pitch import GenreScore, Reading, read_pitch
 from crumb.actors.embedded.subjects import SubjectSaid, find_subjects, subject_keywords
-from crumb.actors.embedded.text import blank_keywords, find_any, keyword_re, longest_first, normalize
+from crumb.actors.embedded.text import blank_keywords, find_any, is_cjk, keyword_re, longest_first, normalize
 from crumb.actors.embedded.unbuilt import UNBUILT
 from crumb.genres import Count
 from crumb.genres.registry import Registry, registry
@@ -22,7 +23,6 @@ from crumb.protocol.game import (
     NUMBER_PATHS,
     Criterion,
     GenreReading,
-    LanguageReading,
     Numbers,
     PitchReading,
     Spec,
@@ -151,12 +151,14 @@ def _checked(value: float, criteria: Sequence[Criterion]) -> bool:
                for c in criteria for x in c.probe.expect if x.op in ("==", ">=", "<=", "in"))
 
 
-def unread_numbers(read: NumberRead, spec: Spec, *, embedded: bool, text: str = "the pitch") -> list[str]:
+def unread_numbers(read: NumberRead, spec: Spec, *, embedded: bool, text: str = "the pitch",
+                   named: Sequence[str] = ()) -> list[str]:
     """The numbers a text states that no field takes ("12 pairs", "every 10 seconds"), in a designer's
     words: the embedded games carry only their fields; an agent's game may carry one, but unless a
     criterion expects the value QA has not measured it. A number the genre's own rules say ("match
-    three") asks for nothing and is left out."""
-    known = _rule_numbers(spec.genre)
+    three"), or those of a genre the text `named` (an agent's "gem-swap" for a match-3 pitch), asks for
+    nothing and is left out."""
+    known = {*_rule_numbers(spec.genre), *(n for g in named for n in _rule_numbers(g))}
     out = []
     for u in read.unread:
         if u.value in known:
@@ -173,14 +175,18 @@ def unread_numbers(read: NumberRead, spec: Spec, *, embedded: bool, text: str = 
     return out
 
 
-def unbuilt_extras(extras: Sequence[str], genre: str, builder: str = LOCAL) -> list[str]:
+def unbuilt_extras(extras: Sequence[str], genre: str, builder: str = LOCAL,
+                   criteria: Sequence[Criterion] | None = None) -> list[str]:
     """The extras asked for (a pitch's "with a boss", a steering "add sound") that the genre's embedded game
-    does not have: named, so a spec's Extras list is never taken for what was built. For an agent's game, every
-    extra asked that no criterion checks ("no time limit" has one): nothing measures it."""
+    does not have: named, so a spec's Extras list is never taken for what was built. For an agent's game, of
+    any genre, every extra asked that no criterion checks: `criteria` are an agent Planner's (`shows_extra`
+    reads them); None, the embedded Planner's own, which check "no time limit" and nothing else."""
+    if builder != LOCAL:
+        unchecked = (_unchecked_extras(extras) if criteria is None else
+                     [x for x in extras if x in {e.id for e in cat.EXTRAS} and not shows_extra(x, criteria)])
+        return [_unchecked(f"the extra {x!r} is asked for", builder) for x in unchecked]
     if genre not in cat.genre_ids():
         return []
-    if builder != LOCAL:
-        return [_unchecked(f"the extra {x!r} is asked for", builder) for x in _unchecked_extras(extras)]
     has = {*cat.entry(genre).extras, *cat.RUNTIME_EXTRAS}
     known = {e.id for e in cat.EXTRAS}
     return [f"the embedded {genre_name(genre)} game has no {x}: it is not built; {AGENT_HINT}"
@@ -188,9 +194,38 @@ def unbuilt_extras(extras: Sequence[str], genre: str, builder: str = LOCAL) -> l
 
 
 def _unchecked_extras(extras: Sequence[str]) -> list[str]:
-    """The catalogue's extras among these that no criterion checks in an agent's game ("no time limit" has one)."""
+    """The catalogue's extras among these that no criterion the embedded Planner writes checks in an agent's
+    game ("no time limit" has one)."""
     known = {e.id for e in cat.EXTRAS}
     return [x for x in extras if x in known and x not in cat.RUNTIME_EXTRAS]
+
+
+def _path_words(path: str) -> str:
+    """A state path read as words: "comboCount" and "power_ups.left" say "combo count" and "power ups left"."""
+    return normalize(re.sub(r"[._\-]+", " ", re.sub(r"(?<=[a-z0-9])(?=[A-Z])", " ", path)))
+
+
+def shows_extra(extra: str, criteria: Sequence[Criterion]) -> bool:
+    """Whether a criterion (an agent Planner's) measures the extra in the running game: an expectation on a
+    state value named for it that a game without it would fail ("combo" increased after play, "combo" > 0),
+    not one any game holds ("combo" >= 0, unchanged). A criterion's id or sentence alone measures nothing."""
+    if extra == cat.NO_CLOCK:  # the embedded Planner's own check: the game reports no time left at all
+        return any(x.path == NUMBER_PATHS["time_limit_s"] and ((x.op == "==" and x.value is None) or
+                                                                (x.op == "in" and x.value == [None]))
+                   for c in criteria for x in c.probe.expect)
+    entry = next((e for e in cat.EXTRAS if e.id == extra), None)
+    if entry is None:
+        return False
+    keywords = [k for k in entry.keywords if not is_cjk(k)]
+    for x in (x for c in criteria for x in c.probe.expect):
+        if not find_any(_path_words(x.path), keywords):
+            continue
+        if x.op in ("increased", "decreased", "changed") or (x.op == "==" and x.value is True):
+            return True
+        number = isinstance(x.value, int | float) and not isinstance(x.value, bool)
+        if number and ((x.op == ">" and x.value >= 0) or (x.op in (">=", "==") and x.value > 0)):
+            return True
+    return False
 
 
 @lru_cache(maxsize=4)
@@ -246,8 +281,9 @@ def unshown_subjects(text: str, genre: str, language: str | None = None, *, who:
     its game draws (Genre.draws, and Genre.can_draw, which the spec's extras then carry: `asked_drawings`) are
     its own; a word another reader took (a theme's "ghosts") is read there. An agent's game: every thing asked
     beyond the genre's own (flappy's bird, the slingshot's pigs), as nothing measures what a game draws."""
-    if genre not in cat.genre_ids():
-        return []
+    if genre not in cat.genre_ids():  # an agent Planner's genre of its own: nothing is its own to draw
+        return [] if builder == LOCAL else [_not_drawn(who, s, genre, builder) for s in _subjects(text, language)
+                                            if not s.refused]
     e = cat.entry(genre)
     drawn = {*e.draws, *e.can_draw} if builder == LOCAL else set(e.draws)
     return [_not_drawn(who, s, genre, builder) for s in _subjects(text, language)
@@ -302,10 +338,10 @@ def unremovable_extras(refused: Sequence[str], genre: str, builder: str = LOCAL)
     """The extras a pitch or a steering refuses ("fruit ninja without bombs") that the genre's embedded game
     always has: named, so a game that still has them is not taken for the one asked for. An agent's game: every
     extra refused but the clock (a criterion checks "no time limit")."""
-    if genre not in cat.genre_ids():
-        return []
     if builder != LOCAL:
         return [_unchecked(f"the extra {x!r} is left out", builder) for x in _unchecked_extras(refused)]
+    if genre not in cat.genre_ids():
+        return []
     return [f"the embedded {genre_name(genre)} game always has {x}: a game without them is not built; {AGENT_HINT}"
             for x in refused if x in cat.entry(genre).extras and x not in cat.SWITCHABLE_EXTRAS]
 
@@ -375,17 +411,27 @@ def nearest_note(asked: str, genre: str, builder: str = LOCAL) -> str:
             f"/approve to keep it, or {AGENT_HINT}")
 
 
-def agent_reading(spec: Spec, read: NumberRead, language: LanguageReading, builder: str = LOCAL) -> PitchReading:
-    """CRUMB's own reading of the pitch beside an agent's spec: which numbers it states and whether the
-    spec carries and checks each. The genre is the agent's to judge (fits unknown); its Verifier is told to."""
+def agent_reading(spec: Spec, pitched: Reading, pitch: str, builder: str = LOCAL) -> PitchReading:
+    """CRUMB's own reading of the pitch beside an agent's spec: which numbers it states and whether the spec
+    carries and checks each; which extras and things to see it asks for that no criterion measures (the verdict
+    waits for a person, as it does for the embedded Planner's plan). The genre is the agent's to judge (fits
+    unknown); its Verifier is told to."""
+    read, language, genre = pitched.numbers, pitched.language_reading, spec.genre
     recognised = language.model_copy(update={"recognised": True, "read_as": spec.language or language.read_as})
+    asks = [*unbuilt_extras(pitched.extras, genre, builder, spec.criteria), *refusals(pitched, genre, builder),
+            *unshown_subjects(pitch, genre, pitched.language, builder=builder)]
+    if builder == LOCAL:  # the embedded game draws the road hopper's frog only when the spec's extras carry it
+        asks += [f"the pitch asks to see {x}, and the spec's extras do not carry {x}: the embedded "
+                 f"{genre_name(genre)} game draws {x} only when they do" for x in
+                 asked_drawings(pitch, genre, pitched.language) if x not in spec.extras]
     return PitchReading(
         by="crumb", builder=builder,
-        genre=GenreReading(genre=spec.genre, how="planner", fits=None,
+        genre=GenreReading(genre=genre, how="planner", fits=None,
                            note="chosen by the Planner; the Verifier judges whether it is the game pitched"),
         language=recognised,
         numbers=stated_numbers(read.said, read.numbers, spec, embedded=False),
-        unhonoured=unread_numbers(read, spec, embedded=False),
+        unhonoured=[*unread_numbers(read, spec, embedded=False, named=[g.genre for g in pitched.genres]),
+                    *dict.fromkeys(asks)],
     )
 
 
@@ -414,5 +460,4 @@ def after_edit(reading: PitchReading | None, before: Spec, after: Spec, by: str)
 
 def reading_for_agent(spec: Spec, pitch: str, builder: str = LOCAL) -> PitchReading:
     """CRUMB's own reading of the pitch for a spec an agent wrote (see agent_reading)."""
-    reading = read_pitch(pitch)
-    return agent_reading(spec, reading.numbers, reading.language_reading, builder)
+    return agent_reading(spec, read_pitch(pitch), pitch, builder)
