@@ -62,6 +62,9 @@ def test_a_number_the_embedded_game_lacks_is_a_criterion_for_an_agents_game(pitc
     ("fruit ninja without bombs", "the extra 'bombs' is left out"),
     ("pac-man without ghosts", "the pitch leaves out 'ghosts', which no acceptance criterion checks"),
     ("help the frog cross the road", "draws frogs"),  # the embedded game's frog is its own, checked by its own code
+    # the embedded games' one pace cannot set one thing's apart; an agent may, and nothing measures it
+    ("a tiny snake where the snake grows twice as fast", "the pace the pitch asks for, 'grows twice as fast', which"),
+    ("a fast and slow snake", "the pace the pitch asks for, 'fast and slow at once', which"),
 ])
 def test_an_ask_no_criterion_checks_in_an_agents_game_waits_for_a_person(pitch: str, words: str) -> None:
     spec = planned(pitch)
@@ -101,6 +104,10 @@ def test_steering_an_agents_game_asks_and_takes_back_as_a_pitch_does() -> None:
     assert gone.extras == [] and ["the extra 'boss' is left out" in x for x in gone.reading.shortfalls()] == [True]
     again, _ = apply_steering(gone, ["add a boss"])
     assert [("is asked for" in x) for x in again.reading.shortfalls()] == [True], again.reading.shortfalls()
+    _, notes = apply_steering(planned("snake"), ["make the snake grow twice as fast"])
+    assert [x for x in notes if x.startswith("Not carried")] == [
+        f"Not carried: the pace the message asks for, 'grow twice as fast', which no acceptance criterion checks in "
+        f"the game the {AGENT} Builder makes: {LOOK}"], notes
 
 
 def test_a_refused_extra_the_embedded_game_always_has_waits_when_steered_too() -> None:

@@ -102,3 +102,12 @@ def test_for_the_embedded_builder_an_agents_plan_is_weighed_against_the_embedded
         "draws frogs only when they do"], frog.unhonoured
     carried = agents_spec(genre="hopper", pitch="frogger", builder="local", extras=("frogs",)).reading
     assert carried is not None and carried.unhonoured == []
+
+
+def test_a_pace_asked_of_one_thing_is_read_beside_an_agents_spec() -> None:
+    pitch = "a tiny snake where the snake grows twice as fast"
+    agents = agents_spec(genre="snake", pitch=pitch).reading
+    assert agents is not None and [x.split(", which")[0] for x in agents.unhonoured] == [
+        "the pace the pitch asks for, 'grows twice as fast'"], agents.unhonoured
+    embedded = agents_spec(genre="snake", pitch=pitch, builder="local").reading
+    assert embedded is not None and [x.split(":")[0] for x in embedded.unhonoured] == ["grows twice as fast"]

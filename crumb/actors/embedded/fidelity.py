@@ -13,6 +13,7 @@ from functools import lru_cache
 from crumb.actors.embedded import catalogue as cat
 from crumb.actors.embedded.builder import SPEED_RANGE
 from crumb.actors.embedded.numbers import NumberRead, UnreadNumber
+from crumb.actors.embedded.pace import Pace
 from crumb.actors.embedded.pitch import GenreScore, Reading, read_pitch
 from crumb.actors.embedded.subjects import SubjectSaid, find_subjects, subject_keywords
 from crumb.actors.embedded.text import blank_keywords, find_any, is_cjk, keyword_re, longest_first, normalize
@@ -173,6 +174,17 @@ def unread_numbers(read: NumberRead, spec: Spec, *, embedded: bool, text: str = 
         elif not _checked(u.value, spec.criteria):
             out.append(f"{text} states {u.said!r}, and no acceptance criterion checks {u.value:g}: QA does not measure it")
     return out
+
+
+def pace_lines(pace: Pace, builder: str = LOCAL, *, apart_only: bool = False, who: str = "the pitch") -> list[str]:
+    """What of a pace asked for is not carried: for an agent's game, a pace the embedded games' one pace cannot
+    set apart ("the snake grows twice as fast") is no lack, but nothing measures it either. `apart_only`: those
+    lines alone (an agent's spec sets its own speed, which stated_numbers weighs)."""
+    apart = {line for _, line in pace.apart}
+    kept = [] if apart_only else [x for x in pace.unhonoured if x not in apart]
+    if builder == LOCAL:
+        return [*kept, *(line for _, line in pace.apart)] if apart_only else list(pace.unhonoured)
+    return [*kept, *(_unchecked(f"the pace {who} asks for, {said!r}", builder) for said, _ in pace.apart)]
 
 
 def unbuilt_extras(extras: Sequence[str], genre: str, builder: str = LOCAL,
@@ -419,7 +431,8 @@ def agent_reading(spec: Spec, pitched: Reading, pitch: str, builder: str = LOCAL
     read, language, genre = pitched.numbers, pitched.language_reading, spec.genre
     recognised = language.model_copy(update={"recognised": True, "read_as": spec.language or language.read_as})
     asks = [*unbuilt_extras(pitched.extras, genre, builder, spec.criteria), *refusals(pitched, genre, builder),
-            *unshown_subjects(pitch, genre, pitched.language, builder=builder)]
+            *unshown_subjects(pitch, genre, pitched.language, builder=builder),
+            *pace_lines(pitched.numbers.pace, builder, apart_only=True)]
     if builder == LOCAL:  # the embedded game draws the road hopper's frog only when the spec's extras carry it
         asks += [f"the pitch asks to see {x}, and the spec's extras do not carry {x}: the embedded "
                  f"{genre_name(genre)} game draws {x} only when they do" for x in

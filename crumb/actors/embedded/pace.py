@@ -118,6 +118,13 @@ class Pace(BaseModel):
     stated: bool = Field(default=False, description="a factor the text states, which the spec carries as a number")
     spans: list[tuple[int, int]] = Field(default_factory=list, description="where factors were read (not other numbers)")
     unhonoured: list[str] = Field(default_factory=list)
+    apart: list[tuple[str, str]] = Field(default_factory=list, description=(
+        "of the unhonoured lines, those only the embedded games' one pace makes so (a pace asked of one thing, or "
+        "fast and slow at once), with the text's words: an agent may build them, and no criterion measures them"))
+
+    def _apart(self, said: str, line: str) -> None:
+        self.unhonoured.append(line)
+        self.apart.append((said, line))
 
 
 def _value(m: re.Match[str]) -> float:
@@ -194,7 +201,7 @@ def read_pace(text: str) -> Pace:
         said = text[start:end]
         verb = about_one_thing(text, start)
         if verb:
-            pace.unhonoured.append(of_one_thing(verb, said))
+            pace._apart(f"{verb} {said}", of_one_thing(verb, said))
         elif not pace.stated:
             pace.factor, pace.said, pace.stated = min(HIGHEST, max(LOWEST, value)), said, True
             if pace.factor != value:
@@ -213,12 +220,12 @@ def read_pace(text: str) -> Pace:
     slow_verb = about_one_thing(rest, slow[0]) if slow else None
     for verb, hit in ((fast_verb, fast), (slow_verb, slow)):
         if verb and hit:
-            pace.unhonoured.append(of_one_thing(verb, hit[1]))
+            pace._apart(f"{verb} {hit[1]}", of_one_thing(verb, hit[1]))
     fast = None if fast_verb else fast
     slow = None if slow_verb else slow
     if fast and slow:
-        pace.unhonoured.append(f"both {fast[1]!r} and {slow[1]!r}: {_ONE_PACE}, so they cannot be fast and slow at "
-                               f"once; {_LEFT}")
+        pace._apart(f"{fast[1]} and {slow[1]} at once", f"both {fast[1]!r} and {slow[1]!r}: {_ONE_PACE}, so they "
+                                                        f"cannot be fast and slow at once; {_LEFT}")
     elif fast:
         pace.factor, pace.said = FAST_STEP, fast[1]
     elif slow:

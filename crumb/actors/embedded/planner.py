@@ -18,6 +18,7 @@ from crumb.actors.embedded.fidelity import (
     asked_drawings,
     counted,
     nearest_note,
+    pace_lines,
     refusals,
     stated_numbers,
     unbuilt_extras,
@@ -294,7 +295,7 @@ def plan(
     rationale = f"{why} Language: {reading.language} ({lang.how}). {_said(reading)}"
     spec = compose(reading, genre, pitch=pitch, seed=seed, rationale=rationale, previous=previous, builder=builder)
     unhonoured += [f"{x}; the pitch's words are kept as written" for x in reading.numbers.ignored]
-    unhonoured += reading.numbers.pace.unhonoured
+    unhonoured += pace_lines(reading.numbers.pace, builder)
     unhonoured += unread_numbers(reading.numbers, spec, embedded=builder == LOCAL)
     unhonoured += unbuilt_extras(spec.extras, genre, builder)
     unhonoured += refusals(reading, genre, builder)

@@ -18,6 +18,7 @@ from crumb.actors.embedded.fidelity import (
     builder_of,
     counted,
     extras_after_edit,
+    pace_lines,
     subjects_steered,
     support,
     unbuilt_extras,
@@ -128,7 +129,7 @@ def _numbers(spec: Spec, text: str) -> tuple[Spec, list[str]]:
         notes.append(f"{field}: {was} → {value:g} ({read.said.get(field, '')!r})")
         numbers[field] = value
     notes += read.ignored
-    notes += [f"Not carried: {x}" for x in read.pace.unhonoured]
+    notes += [f"Not carried: {x}" for x in pace_lines(read.pace, builder_of(spec), who="the message")]
     notes += [f"Not carried: {x}" for x in unread_numbers(read, spec, embedded=builder_of(spec) == LOCAL, text="the message")]
     pace = read.pace
     if pace.stated and pace.factor is not None:  # held to what the games play by pace.py
