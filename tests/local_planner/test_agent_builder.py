@@ -65,6 +65,9 @@ def test_a_number_the_embedded_game_lacks_is_a_criterion_for_an_agents_game(pitc
     # the embedded games' one pace cannot set one thing's apart; an agent may, and nothing measures it
     ("a tiny snake where the snake grows twice as fast", "the pace the pitch asks for, 'grows twice as fast', which"),
     ("a fast and slow snake", "the pace the pitch asks for, 'fast and slow at once', which"),
+    # the embedded games paint the spec's palette by their own code; nothing measures an agent's game's
+    ("neon snake", "the pitch asks for the Neon theme ('neon'), which no acceptance criterion checks"),
+    ("a red and gold snake", "the pitch asks for 'red' and 'gold', which no acceptance criterion checks"),
 ])
 def test_an_ask_no_criterion_checks_in_an_agents_game_waits_for_a_person(pitch: str, words: str) -> None:
     spec = planned(pitch)

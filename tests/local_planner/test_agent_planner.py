@@ -111,3 +111,12 @@ def test_a_pace_asked_of_one_thing_is_read_beside_an_agents_spec() -> None:
         "the pace the pitch asks for, 'grows twice as fast'"], agents.unhonoured
     embedded = agents_spec(genre="snake", pitch=pitch, builder="local").reading
     assert embedded is not None and [x.split(":")[0] for x in embedded.unhonoured] == ["grows twice as fast"]
+
+
+def test_a_theme_and_colours_asked_for_wait_for_a_person_in_an_agents_game_only() -> None:
+    pitch = "space-themed snake in red and gold"
+    agents = agents_spec(genre="snake", pitch=pitch).reading
+    assert agents is not None and [x.split(", which")[0] for x in agents.unhonoured] == [
+        "the pitch asks for the Space theme ('space')", "the pitch asks for 'red' and 'gold'"], agents.unhonoured
+    embedded = agents_spec(genre="snake", pitch=pitch, builder="local").reading
+    assert embedded is not None and embedded.unhonoured == [], "the embedded games paint the spec's palette"

@@ -11,7 +11,7 @@ import pytest
 from crumb.actors.embedded.catalogue import entry, genre_ids
 from crumb.actors.embedded.language import FOREIGN as DETECTED_FOREIGN
 from crumb.actors.embedded.language import detect, detect_language
-from crumb.actors.embedded.pitch import find_colours, find_theme, score_genres
+from crumb.actors.embedded.pitch import find_colours, find_theme, read_pitch, score_genres
 from crumb.actors.embedded.planner import plan
 from crumb.actors.embedded.research import research
 from crumb.actors.embedded.text import normalize
@@ -290,8 +290,8 @@ THEMES: list[tuple[str, str]] = [
 
 @pytest.mark.parametrize(("text", "theme"), THEMES)
 def test_theme_words_in_the_new_languages(text: str, theme: str) -> None:
-    found = find_theme(normalize(text))
-    assert found is not None and found[0].id == theme, found
+    """Read as a pitch, in the language it is written in: Portuguese "no deserto" is in the desert, not "no desert"."""
+    assert read_pitch(text).theme == theme
 
 
 @pytest.mark.parametrize(("text", "colours"), [

@@ -238,6 +238,16 @@ def test_a_thing_to_see_whose_word_holds_a_themes_is_not_that_theme(pitch: str, 
     assert isinstance(spec, Spec) and spec.theme.name == theme, spec.theme
 
 
+@pytest.mark.parametrize(("pitch", "theme"), [
+    ("pac-man without ghosts", "default"), ("a snake game, no neon please", "default"),
+    ("un juego de serpiente sin neón", "default"), ("um jogo da cobrinha no deserto", "desert"),  # pt "no": in the
+    ("a spooky snake with ghosts", "spooky"),
+])
+def test_a_theme_the_pitch_refuses_is_not_its_theme(pitch: str, theme: str) -> None:
+    spec = plan(pitch)
+    assert isinstance(spec, Spec) and spec.theme.name == theme, spec.theme
+
+
 def test_quoted_title_is_kept() -> None:
     spec = plan('a snake game called "Noodle Panic"')
     assert isinstance(spec, Spec) and spec.title == "Noodle Panic"

@@ -187,6 +187,18 @@ def pace_lines(pace: Pace, builder: str = LOCAL, *, apart_only: bool = False, wh
     return [*kept, *(_unchecked(f"the pace {who} asks for, {said!r}", builder) for said, _ in pace.apart)]
 
 
+def unchecked_looks(reading: Reading, builder: str = LOCAL) -> list[str]:
+    """The theme and colours a pitch asks for: the embedded games paint the spec's palette by their own code; in
+    an agent's game nothing measures them, so a person looks."""
+    if builder == LOCAL:
+        return []
+    theme = next((t.name for t in cat.THEMES if t.id == reading.theme), None)
+    out = [_unchecked(f"the pitch asks for the {theme} theme ({reading.theme_word!r})", builder)] if theme else []
+    if reading.colour_words:
+        out.append(_unchecked(f"the pitch asks for {' and '.join(map(repr, reading.colour_words))}", builder))
+    return out
+
+
 def unbuilt_extras(extras: Sequence[str], genre: str, builder: str = LOCAL,
                    criteria: Sequence[Criterion] | None = None) -> list[str]:
     """The extras asked for (a pitch's "with a boss", a steering "add sound") that the genre's embedded game
@@ -432,7 +444,7 @@ def agent_reading(spec: Spec, pitched: Reading, pitch: str, builder: str = LOCAL
     recognised = language.model_copy(update={"recognised": True, "read_as": spec.language or language.read_as})
     asks = [*unbuilt_extras(pitched.extras, genre, builder, spec.criteria), *refusals(pitched, genre, builder),
             *unshown_subjects(pitch, genre, pitched.language, builder=builder),
-            *pace_lines(pitched.numbers.pace, builder, apart_only=True)]
+            *pace_lines(pitched.numbers.pace, builder, apart_only=True), *unchecked_looks(pitched, builder)]
     if builder == LOCAL:  # the embedded game draws the road hopper's frog only when the spec's extras carry it
         asks += [f"the pitch asks to see {x}, and the spec's extras do not carry {x}: the embedded "
                  f"{genre_name(genre)} game draws {x} only when they do" for x in

@@ -22,6 +22,7 @@ from crumb.actors.embedded.fidelity import (
     refusals,
     stated_numbers,
     unbuilt_extras,
+    unchecked_looks,
     unread_numbers,
     unshown_subjects,
 )
@@ -300,6 +301,7 @@ def plan(
     unhonoured += unbuilt_extras(spec.extras, genre, builder)
     unhonoured += refusals(reading, genre, builder)
     unhonoured += unshown_subjects(pitch, genre, reading.language, builder=builder)
+    unhonoured += unchecked_looks(reading, builder)
     guesses = [] if any(v is not None for v in reading.numbers.numbers.model_dump().values()) else [
         f"the pitch states no {'number the game carries' if reading.numbers.unread else 'numbers'}: "
         "the game's own defaults apply (the build notes list them)"]

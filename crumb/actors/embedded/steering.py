@@ -249,7 +249,7 @@ def _subjects(spec: Spec, text: str) -> tuple[Spec, list[str]]:
 def _look(spec: Spec, text: str) -> tuple[Spec, list[str]]:
     notes: list[str] = []
     palette, name = list(spec.theme.palette), spec.theme.name
-    theme = find_theme(text)
+    theme = find_theme(text, detect_language(text, spec.language))
     if theme and theme[0].id != name:
         palette, name = list(theme[0].palette), theme[0].id
         notes.append(f"theme: {spec.theme.name} → {name} ({theme[1]!r})")
