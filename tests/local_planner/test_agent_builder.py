@@ -107,6 +107,12 @@ def test_steering_an_agents_game_asks_and_takes_back_as_a_pitch_does() -> None:
     assert gone.extras == [] and ["the extra 'boss' is left out" in x for x in gone.reading.shortfalls()] == [True]
     again, _ = apply_steering(gone, ["add a boss"])
     assert [("is asked for" in x) for x in again.reading.shortfalls()] == [True], again.reading.shortfalls()
+    neon = planned("neon snake")
+    space, notes = apply_steering(neon, ["make it space themed"])  # the theme asked for is the message's now
+    assert [x.split(", which")[0] for x in space.reading.shortfalls()] == [
+        "the message asks for the Space theme ('space')"], notes
+    plain, notes = apply_steering(space, ["no space theme after all"])
+    assert plain.theme.name == "default" and plain.reading.shortfalls() == [], notes
     _, notes = apply_steering(planned("snake"), ["make the snake grow twice as fast"])
     assert [x for x in notes if x.startswith("Not carried")] == [
         f"Not carried: the pace the message asks for, 'grow twice as fast', which no acceptance criterion checks in "

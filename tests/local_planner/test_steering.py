@@ -32,6 +32,16 @@ def test_make_it_red(spec: Spec, message: str) -> None:
     assert any("colour" in n for n in notes)
 
 
+@pytest.mark.parametrize("message", ["no more neon", "without the neon please", "kein Neon mehr"])
+def test_a_theme_refused_is_the_games_own_look_again(spec: Spec, message: str) -> None:
+    assert spec.theme.name == "neon"
+    out, notes = apply_steering(spec, [message])
+    assert out.theme.name == "default" and out.theme.palette == plan("a snake game").theme.palette, notes
+    assert notes == ["theme: neon → default ('neon' refused)"], notes
+    kept, _ = apply_steering(spec, ["no more pastel"])  # not its theme: nothing to take back
+    assert kept.theme == spec.theme
+
+
 @pytest.mark.parametrize(("message", "factor"), [("faster", 1.25), ("sneller", 1.25), ("schneller bitte", 1.25),
                                                  ("più veloce", 1.25), ("快一点", 1.25), ("더 빠르게", 1.25),
                                                  ("もっと速く", 1.25), ("slower", 0.8), ("langzamer", 0.8),

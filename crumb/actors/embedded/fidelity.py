@@ -187,16 +187,42 @@ def pace_lines(pace: Pace, builder: str = LOCAL, *, apart_only: bool = False, wh
     return [*kept, *(_unchecked(f"the pace {who} asks for, {said!r}", builder) for said, _ in pace.apart)]
 
 
+def _theme_line(who: str, theme: cat.ThemeEntry, word: str, builder: str) -> str:
+    return _unchecked(f"{who} asks for the {theme.name} theme ({word!r})", builder)
+
+
+def _theme_mark(theme: cat.ThemeEntry) -> str:
+    """The words of _theme_line's line that name the theme: how a steering message finds the line it replaces."""
+    return f" asks for the {theme.name} theme ("
+
+
 def unchecked_looks(reading: Reading, builder: str = LOCAL) -> list[str]:
     """The theme and colours a pitch asks for: the embedded games paint the spec's palette by their own code; in
     an agent's game nothing measures them, so a person looks."""
     if builder == LOCAL:
         return []
-    theme = next((t.name for t in cat.THEMES if t.id == reading.theme), None)
-    out = [_unchecked(f"the pitch asks for the {theme} theme ({reading.theme_word!r})", builder)] if theme else []
+    theme = next((t for t in cat.THEMES if t.id == reading.theme), None)
+    out = [_theme_line("the pitch", theme, reading.theme_word or theme.id, builder)] if theme else []
     if reading.colour_words:
         out.append(_unchecked(f"the pitch asks for {' and '.join(map(repr, reading.colour_words))}", builder))
     return out
+
+
+def themes_steered(spec: Spec, asked: tuple[cat.ThemeEntry, str] | None,
+                   refused: tuple[cat.ThemeEntry, str] | None) -> Spec:
+    """A steering message's theme, for an agent's game: the line of the theme it replaces or refuses goes, and
+    one it asks for is named for a person, as the pitch's would be."""
+    builder, reading = builder_of(spec), spec.reading
+    if builder == LOCAL or reading is None or not (asked or refused):
+        return spec
+    if asked:
+        old = [t for t in cat.THEMES if t.id != asked[0].id]
+    else:
+        old = [refused[0]] if refused else []
+    lines = [x for x in reading.unhonoured if not any(_theme_mark(t) in x for t in old)]
+    if asked and not any(_theme_mark(asked[0]) in x for x in lines):
+        lines.append(_theme_line("the message", *asked, builder))
+    return spec.model_copy(update={"reading": reading.model_copy(update={"unhonoured": lines})})
 
 
 def unbuilt_extras(extras: Sequence[str], genre: str, builder: str = LOCAL,

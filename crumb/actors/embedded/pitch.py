@@ -145,21 +145,22 @@ def _subjects_holding_themes() -> tuple[str, ...]:
     return words_holding(subject_keywords(), [kw for t in cat.THEMES for kw in t.keywords])
 
 
-def find_theme(text: str, language: str | None = None) -> tuple[cat.ThemeEntry, str] | None:
+def find_theme(text: str, language: str | None = None, *, refused: bool = False) -> tuple[cat.ThemeEntry, str] | None:
     """The theme a normalized text names first; a thing to see whose word holds a theme's is not that theme,
     and a theme's word refused ("pac-man without ghosts", read in `language`: "no deserto" is in the desert)
-    does not ask for it."""
+    does not ask for it. `refused`: the first theme the text refuses instead ("no more neon")."""
     text = _SPACE_KEY.sub(" ", text)
-    if _first_theme(text, language) is None:  # most pitches name none: the table of words holding one is not needed
+    if _first_theme(text, language, refused) is None:  # most pitches name none: the table of words holding one is not needed
         return None
-    return _first_theme(blank_keywords(text, _subjects_holding_themes()), language)
+    return _first_theme(blank_keywords(text, _subjects_holding_themes()), language, refused)
 
 
-def _first_theme(text: str, language: str | None) -> tuple[cat.ThemeEntry, str] | None:
+def _first_theme(text: str, language: str | None, refused: bool) -> tuple[cat.ThemeEntry, str] | None:
     best: tuple[int, cat.ThemeEntry, str] | None = None
     for t in cat.THEMES:
         hit = find_any(text, t.keywords)
-        if hit and (best is None or hit[0] < best[0]) and not refusal.refused(text, hit[0], hit[0] + len(hit[1]), language):
+        if hit and (best is None or hit[0] < best[0]) and \
+                refusal.refused(text, hit[0], hit[0] + len(hit[1]), language) == refused:
             best = (hit[0], t, hit[1])
     return (best[1], best[2]) if best else None
 

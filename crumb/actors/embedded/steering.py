@@ -21,6 +21,7 @@ from crumb.actors.embedded.fidelity import (
     pace_lines,
     subjects_steered,
     support,
+    themes_steered,
     unbuilt_extras,
     unread_numbers,
     unremovable_extras,
@@ -249,12 +250,18 @@ def _subjects(spec: Spec, text: str) -> tuple[Spec, list[str]]:
 def _look(spec: Spec, text: str) -> tuple[Spec, list[str]]:
     notes: list[str] = []
     palette, name = list(spec.theme.palette), spec.theme.name
-    theme = find_theme(text, detect_language(text, spec.language))
+    language = detect_language(text, spec.language)
+    theme = find_theme(text, language)
+    gone = None if theme else find_theme(text, language, refused=True)
     if theme and theme[0].id != name:
         palette, name = list(theme[0].palette), theme[0].id
         notes.append(f"theme: {spec.theme.name} → {name} ({theme[1]!r})")
     elif theme:
         notes.append(f"theme: already {name}")
+    elif gone and gone[0].id == name:  # "no more neon": the game's own look again
+        palette, name = list(cat.DEFAULT_THEME.palette), cat.DEFAULT_THEME.id
+        notes.append(f"theme: {spec.theme.name} → {name} ({gone[1]!r} refused)")
+    spec = themes_steered(spec, theme, gone)
     for i, (colour, word) in enumerate(find_colours(text)[:2]):
         while len(palette) < 2 + i:
             palette.append(cat.DEFAULT_THEME.palette[len(palette)])
