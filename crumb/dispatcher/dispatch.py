@@ -20,6 +20,7 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
+import msgspec
 from pydantic import ValidationError
 
 from crumb.actors.base import ActorError, ActorRequest, ActorResult, Adapter, Binding, Limits, ProgressUpdate, is_role
@@ -62,6 +63,13 @@ def reading_for_agent(spec: Spec, pitch: str, builder: str) -> PitchReading:
     from crumb.actors.embedded.fidelity import reading_for_agent as read
 
     return read(spec, pitch, builder)
+
+
+def for_builder(spec: Spec, pitch: str, builder: str) -> Spec:
+    """The spec re-weighed for another Builder than it was planned for (the embedded studio's Planner knows how)."""
+    from crumb.actors.embedded.planner import for_builder as weigh
+
+    return weigh(spec, pitch, builder)
 
 
 def spec_rules() -> SpecRules:
@@ -299,6 +307,8 @@ class Dispatcher:
             binding = rooted(binding, self.root)  # `command:./my-agent` means the project's, not the daemon's cwd
             if not is_role(actor):
                 raise ValueError(f"{actor!r} is not a role an agent plays ({', '.join(ROLES)})")
+            if actor == "builder":
+                effect = self._planned_for(session, effect, binding.harness)
             work_dir = self._work_dir(session, effect)
             request = ActorRequest(
                 role=actor, session=session, effect_id=effect.id, work_dir=work_dir, input=effect.input,
@@ -326,6 +336,24 @@ class Dispatcher:
         finally:
             if work_dir is not None:
                 shutil.rmtree(work_dir.parent if actor == "verifier" else work_dir, ignore_errors=True)
+
+    def _planned_for(self, session: str, effect: RunActor, harness: str) -> RunActor:
+        """A build by another Builder than its spec was planned for (a fork, a /swap, a fallback): the spec's
+        checks and reading re-weighed for this one first, as a spec.update, so the game is held to what the pitch
+        asks of it and its verdict's reasons speak of the Builder that made it."""
+        raw = effect.input.get("spec")
+        reading = raw.get("reading") if isinstance(raw, dict) else None
+        if not isinstance(reading, dict) or reading.get("builder", "local") == harness:
+            return effect
+        spec = Spec.model_validate(raw)
+        moved = for_builder(spec, str(effect.input.get("pitch") or spec.pitch), harness)
+        if moved == spec:
+            return effect
+        data = moved.model_dump(mode="json")
+        event = self.append(session, "spec.update", {**data, "by": "crumb"}, from_="dispatcher",
+                            body=f"the spec's checks re-weighed for the {harness} Builder", effect=effect.id)
+        self._write_spec_md(paths.session_dir(self.root, session), data)
+        return msgspec.structs.replace(effect, input={**effect.input, "spec": data, "spec_id": event["id"]})
 
     def _read_only(self) -> list[Path]:
         """What an agent's process may not write: every transcript, the inbox, CRUMB's state, crumb.toml."""

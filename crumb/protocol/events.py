@@ -136,7 +136,11 @@ class SpecData(Spec):
 
 
 class SpecUpdate(Spec):
-    by: Literal["user", "planner", "builder"] = "user"
+    """A spec changed after it was planned: a person's edit (`user`, which rebuilds), a Planner's or a Builder's
+    adjustment to steering, or CRUMB's (`crumb`) re-weighing of its checks and reading for another Builder than it
+    was planned for (a fork, a /swap, a fallback)."""
+
+    by: Literal["user", "planner", "builder", "crumb"] = "user"
     source: InboxFile | None = None
 
 

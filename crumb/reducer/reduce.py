@@ -375,6 +375,7 @@ def _run_builder(state: SessionState, ctx: _Ctx, feedback: str | None = None) ->
         return
     state.round += 1
     _run(state, ctx, "builder", {
+        "pitch": state.pitch,
         "spec": state.spec["data"],
         "spec_id": state.spec["id"],
         "feedback": feedback,

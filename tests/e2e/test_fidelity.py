@@ -197,3 +197,43 @@ def test_an_agent_planners_spec_passes_only_with_each_asked_extra_measured(root)
     assert code == 0 and got["done"] == "pass", got
     feature = next(p for p in events(root, got["session"], "qa.result")[-1]["data"]["probes"] if p["id"] == "feature")
     assert feature["ok"] is True and feature["observed"] == {"comboBonus": True}, feature
+
+
+def test_a_fork_to_another_builder_holds_its_game_to_the_pitch_as_planned_for_it(root):
+    """`crumb fork ID --at spec --role builder=…` asks what another Builder makes of the same spec. The spec's
+    checks and reasons were the embedded games' ("has no lives: not built; bind an agent"), false for the agent
+    bound: they are re-weighed for it, so the pitch's "3 lives" is a probe its running game is held to."""
+    (root / "crumb.toml").write_text("[settings.budgets]\nfixes = 0\n")
+    code, got = run(root, "cookie clicker with 3 lives")
+    assert code == 3 and "the embedded Clicker game has no lives" in got["feedback"], got
+    first = got["session"]
+    agent = _agent_builder(root, "wrongnumbers")  # its game starts with 4 lives, whatever its notes claim
+    out = crumb(root, "fork", first, "--at", "spec", "--role", agent, "--run", "--json", timeout=600)
+    forked = json.loads(out.stdout)
+    assert out.returncode == 1 and forked["done"] == "budget", forked
+    update = events(root, forked["session"], "spec.update")[-1]
+    assert update["data"]["by"] == "crumb" and update["data"]["reading"]["builder"] == "command", update["data"]
+    assert "lives" in [c["id"] for c in update["data"]["criteria"]]
+    lives = next(p for p in events(root, forked["session"], "qa.result")[-1]["data"]["probes"] if p["id"] == "lives")
+    assert lives["ok"] is False, lives  # measured, where the embedded games' plan had nothing to measure
+    build = events(root, forked["session"], "build")[-1]["data"]
+    assert build["spec"] == update["id"], "the build names the spec it was made from"
+    assert "embedded" not in events(root, forked["session"], "audit")[-1]["data"]["feedback"]
+
+
+def test_a_fallback_to_the_embedded_builder_is_held_to_what_its_game_can_carry(root):
+    """An agent Builder that cannot run opens the circuit and the embedded studio builds instead: the plan for the
+    agent (a lives probe for a clicker) is re-weighed for the embedded game, which names the lives as not built
+    rather than failing a probe it was never built to hold."""
+    tool = root / "tools" / "broken-builder"
+    tool.parent.mkdir(parents=True, exist_ok=True)
+    tool.write_text("#!/bin/sh\necho 'no model server here' >&2\nexit 1\n")
+    tool.chmod(0o755)
+    code, got = run(root, "cookie clicker with 3 lives", "--role", "builder=command:./tools/broken-builder")
+    assert code == 3 and got["verdict"] == "PARTIAL", got
+    assert "the embedded Clicker game has no lives" in got["feedback"], got["feedback"]
+    sid = got["session"]
+    assert events(root, sid, "spec")[0]["data"]["reading"]["builder"] == "command"
+    update = events(root, sid, "spec.update")[-1]["data"]
+    assert update["by"] == "crumb" and update["reading"]["builder"] == "local"
+    assert "lives" not in [p["id"] for p in events(root, sid, "qa.result")[-1]["data"]["probes"]]

@@ -13,7 +13,7 @@ from __future__ import annotations
 import pytest
 
 from crumb.actors.embedded.fidelity import AGENT_HINT
-from crumb.actors.embedded.planner import plan
+from crumb.actors.embedded.planner import for_builder, plan
 from crumb.actors.embedded.rules import SPEC_RULES
 from crumb.actors.embedded.steering import apply_steering
 from crumb.actors.embedded.verifier import judge
@@ -154,3 +154,23 @@ def test_every_number_stated_at_once_still_fits_a_spec(builder: str) -> None:
             Spec.model_validate_json(spec.model_dump_json())
             most = max(most, len(spec.criteria))
     assert most >= 10, most  # the numbers were read: the test is not vacuous
+
+
+@pytest.mark.parametrize("pitch", ["cookie clicker with 3 lives and a boss", "neon snake where the snake grows twice as fast",
+                                   "frogger with 5 lives", "minesweeper 10x10 with 20 mines", "chess puzzles in 2 minutes",
+                                   "pac-man without ghosts", "fruit ninja without bombs", "snake with 3 lives in red and gold"])
+@pytest.mark.parametrize(("before", "after"), [("local", AGENT), (AGENT, "local"), (AGENT, "codex")])
+def test_a_spec_reweighed_for_another_builder_is_the_plan_for_it(pitch: str, before: str, after: str) -> None:
+    """A fork, a /swap or a fallback builds a spec planned for another Builder: re-weighed (for_builder), its checks
+    and reasons are the ones the Planner gives the new one, and its design is the same."""
+    moved = for_builder(planned(pitch, before), pitch, after)
+    assert moved.model_dump(exclude={"rationale"}) == planned(pitch, after).model_dump(exclude={"rationale"})
+
+
+def test_what_a_persons_steering_asked_stays_asked_when_the_builder_changes() -> None:
+    cats, _ = apply_steering(planned("snake", "local"), ["add some cats"])
+    moved = for_builder(cats, "snake", AGENT)
+    steered, _ = apply_steering(planned("snake", AGENT), ["add some cats"])
+    assert moved.reading.unhonoured == steered.reading.unhonoured != [], moved.reading.unhonoured
+    assert for_builder(moved, "snake", "local").reading.unhonoured == cats.reading.unhonoured
+    assert for_builder(moved, "snake", AGENT) is moved, "planned for it already: nothing to re-weigh"

@@ -319,6 +319,24 @@ def _not_drawn(who: str, s: SubjectSaid, genre: str, builder: str = LOCAL) -> st
             f"not built; {AGENT_HINT}")
 
 
+_NOT_DRAWN = re.compile(r"(?P<who>.+?) asks for (?P<said>'[^']*'|\"[^\"]*\"), and (?:the embedded .+? game draws no "
+                        r"(?P<a>.+?): not built; .*|no acceptance criterion checks that the game the .+? Builder makes "
+                        r"draws (?P<b>.+?): .*)", re.S)
+
+
+def drawn_for(line: str, genre: str, builder: str) -> str | None:
+    """A steering message's thing to see (_not_drawn's line), said again for another Builder (a fork, a /swap, a
+    fallback): None when that one's game draws it as its genre's own; any other line as it was."""
+    m = _NOT_DRAWN.fullmatch(line)
+    if m is None or genre not in cat.genre_ids():
+        return line
+    subject = m.group("a") or m.group("b")
+    if subject in cat.entry(genre).draws:
+        return None
+    said = m.group("said")[1:-1]
+    return _not_drawn(m.group("who"), SubjectSaid(subject=subject, said=said, start=0), genre, builder)
+
+
 def _drawn_mark(subject: str, builder: str) -> str:
     """The words of _not_drawn's line that name the subject: how a steering message finds the line it takes back."""
     return f" Builder makes draws {subject}: " if builder != LOCAL else f" game draws no {subject}: "
@@ -484,6 +502,19 @@ def agent_reading(spec: Spec, pitched: Reading, pitch: str, builder: str = LOCAL
         unhonoured=[*unread_numbers(read, spec, embedded=False, named=[g.genre for g in pitched.genres]),
                     *dict.fromkeys(asks)],
     )
+
+
+def pitch_lines(pitched: Reading, spec: Spec, pitch: str, builder: str = LOCAL) -> list[str]:
+    """What of the pitch the embedded Planner's spec does not carry, or no criterion measures, for the Builder
+    bound: the lines of its reading that the pitch decides (a person's steering adds its own)."""
+    genre = spec.genre
+    return [*(f"{x}; the pitch's words are kept as written" for x in pitched.numbers.ignored),
+            *pace_lines(pitched.numbers.pace, builder),
+            *unread_numbers(pitched.numbers, spec, embedded=builder == LOCAL),
+            *unbuilt_extras(spec.extras, genre, builder),
+            *refusals(pitched, genre, builder),
+            *unshown_subjects(pitch, genre, pitched.language, builder=builder),
+            *unchecked_looks(pitched, builder)]
 
 
 def after_edit(reading: PitchReading | None, before: Spec, after: Spec, by: str) -> PitchReading | None:

@@ -17,14 +17,12 @@ from crumb.actors.embedded.fidelity import (
     agent_hint,
     asked_drawings,
     counted,
+    criterion_for,
+    drawn_for,
     nearest_note,
-    pace_lines,
-    refusals,
+    pitch_lines,
+    reading_for_agent,
     stated_numbers,
-    unbuilt_extras,
-    unchecked_looks,
-    unread_numbers,
-    unshown_subjects,
 )
 from crumb.actors.embedded.pitch import GenreScore, Reading, Wish, genre_wish, human_lines, read_pitch, score_genres
 from crumb.actors.embedded.rules import criteria_for, describe
@@ -295,13 +293,7 @@ def plan(
     lang = reading.language_reading
     rationale = f"{why} Language: {reading.language} ({lang.how}). {_said(reading)}"
     spec = compose(reading, genre, pitch=pitch, seed=seed, rationale=rationale, previous=previous, builder=builder)
-    unhonoured += [f"{x}; the pitch's words are kept as written" for x in reading.numbers.ignored]
-    unhonoured += pace_lines(reading.numbers.pace, builder)
-    unhonoured += unread_numbers(reading.numbers, spec, embedded=builder == LOCAL)
-    unhonoured += unbuilt_extras(spec.extras, genre, builder)
-    unhonoured += refusals(reading, genre, builder)
-    unhonoured += unshown_subjects(pitch, genre, reading.language, builder=builder)
-    unhonoured += unchecked_looks(reading, builder)
+    unhonoured += pitch_lines(reading, spec, pitch, builder)
     guesses = [] if any(v is not None for v in reading.numbers.numbers.model_dump().values()) else [
         f"the pitch states no {'number the game carries' if reading.numbers.unread else 'numbers'}: "
         "the game's own defaults apply (the build notes list them)"]
@@ -318,3 +310,35 @@ def plan(
             spec = spec.model_copy(update={"rationale": (spec.rationale + " Steering: " + "; ".join(useful))[:4000]})
     return spec
 
+
+
+def for_builder(spec: Spec, pitch: str, builder: str) -> Spec:
+    """The spec re-weighed for another Builder than the one it was planned for (a fork, a /swap, a fallback):
+    the design kept; the checks the new Builder's game is held to, and what of the pitch it does not carry or
+    no criterion measures, as the Planner would have said for it. A person's steering stays what it asked."""
+    reading = spec.reading
+    if reading is None or reading.builder == builder:
+        return spec
+    if reading.by == "crumb":  # an agent Planner's spec: CRUMB's own reading of it, for the new Builder
+        return spec.model_copy(update={"reading": reading_for_agent(spec, pitch, builder)})
+    pitched = read_pitch(pitch)
+    pitched = pitched.model_copy(update={"numbers": counted(pitched.numbers, spec.genre)})
+    drawn_before = asked_drawings(pitch, spec.genre, pitched.language, reading.builder)
+    extras = [*(x for x in spec.extras if x not in drawn_before), *asked_drawings(pitch, spec.genre, pitched.language, builder)]
+    custom = [c for c in spec.criteria if c.id not in {k.id for k in criteria_for(spec, reading.builder)}]
+    moved = spec.model_copy(update={"extras": list(dict.fromkeys(extras)),
+                                    "reading": reading.model_copy(update={"builder": builder})})
+    criteria = [*criteria_for(moved, builder), *custom][:12]
+    moved = moved.model_copy(update={"criteria": criteria})
+    before = set(pitch_lines(pitched, spec, pitch, reading.builder))
+    kept = [y for x in reading.unhonoured if x not in before for y in [drawn_for(x, spec.genre, builder)] if y]
+    lines = [*kept, *(x for x in pitch_lines(pitched, moved, pitch, builder) if x not in kept)]
+    fresh = {n.field: n for n in stated_numbers(pitched.numbers.said, pitched.numbers.numbers, moved,
+                                                 embedded=builder == LOCAL)}
+    numbers = [n.model_copy(update={"criterion": criterion_for(n.field, criteria) if n.honoured else None})
+               if "a person changed" in n.note else fresh.get(n.field, n) for n in reading.numbers]
+    genre = reading.genre
+    if genre.how == "nearest" and genre.asked and genre.note.startswith(("the embedded studio has no", "the embedded Planner has no")):
+        genre = genre.model_copy(update={"note": nearest_note(genre.asked, genre.genre, builder)})
+    return moved.model_copy(update={"reading": moved.reading.model_copy(update={  # type: ignore[union-attr]
+        "genre": genre, "numbers": numbers, "unhonoured": lines})})
