@@ -311,7 +311,6 @@ def plan(
     return spec
 
 
-
 def for_builder(spec: Spec, pitch: str, builder: str) -> Spec:
     """The spec re-weighed for another Builder than the one it was planned for (a fork, a /swap, a fallback):
     the design kept; the checks the new Builder's game is held to, and what of the pitch it does not carry or
