@@ -151,7 +151,7 @@ def test_for_an_agent_builder_a_stated_number_is_measured_and_an_ask_nothing_che
     the agent's running game is held to; what no criterion checks waits for a person."""
     (root / "crumb.toml").write_text("[settings.budgets]\nfixes = 0\n")
     code, got = run(root, "cookie clicker with 3 lives", "--role", _agent_builder(root, "wrongnumbers"))
-    assert code == 1 and got["done"] == "budget", got  # its game starts with 4 lives, whatever its notes claim
+    assert code == 1 and got["done"] == "budget", got  # its game has no lives, whatever its notes claim
     spec = events(root, got["session"], "spec")[-1]["data"]
     assert spec["reading"]["builder"] == "command" and spec["reading"]["unhonoured"] == [], spec["reading"]
     lives = next(p for p in events(root, got["session"], "qa.result")[-1]["data"]["probes"] if p["id"] == "lives")
@@ -207,7 +207,7 @@ def test_a_fork_to_another_builder_holds_its_game_to_the_pitch_as_planned_for_it
     code, got = run(root, "cookie clicker with 3 lives")
     assert code == 3 and "the embedded Clicker game has no lives" in got["feedback"], got
     first = got["session"]
-    agent = _agent_builder(root, "wrongnumbers")  # its game starts with 4 lives, whatever its notes claim
+    agent = _agent_builder(root)  # it writes the embedded clicker, which has no lives, whatever its notes claim
     out = crumb(root, "fork", first, "--at", "spec", "--role", agent, "--run", "--json", timeout=600)
     forked = json.loads(out.stdout)
     assert out.returncode == 1 and forked["done"] == "budget", forked

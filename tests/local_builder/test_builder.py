@@ -51,7 +51,9 @@ def test_config_comes_from_the_spec(tmp_path: Path) -> None:
     notes = build_game(spec, tmp_path)
     cfg = config_of(tmp_path)
     assert cfg["genre"] == "snake" and cfg["title"] == "Cfg" and cfg["seed"] == 9
-    assert (cfg["timeLimit"], cfg["lives"], cfg["targetScore"], cfg["moves"], cfg["levels"], cfg["grid"]) == (45, 2, 300, 20, 4, 12)
+    assert (cfg["timeLimit"], cfg["lives"], cfg["targetScore"], cfg["levels"], cfg["grid"]) == (45, 2, 300, 4, 12)
+    # the snake has no move limit: its test hook does not report one it does not play
+    assert cfg["moves"] is None and "moves: 20 is not built (the snake game has no moves); reported as none" in notes
     assert cfg["speed"] == 1.5, "numbers.speed wins over an extras knob"
     assert cfg["textScale"] == 1.3
     assert cfg["palette"]["bg"] == "#fafafa" and cfg["palette"]["accent"] == "#ff0066"
@@ -131,3 +133,12 @@ def test_snake_grid_is_kept_playable_and_sound_is_opt_in(tmp_path: Path) -> None
     assert cfg["sound"] is True
     build_game(Spec(title="x", genre="snake"), tmp_path / "quiet")
     assert config_of(tmp_path / "quiet")["sound"] is False
+
+
+def test_a_stated_number_the_genres_game_does_not_play_is_not_reported_as_played(tmp_path: Path) -> None:
+    """The clicker has no lives: its test hook reported a pitch's "3 lives" all the same, so a lives probe (a fork to
+    an agent, a fallback) read back 3 from a game that cannot lose one."""
+    notes = build_game(Spec(title="C", genre="clicker", numbers=Numbers(lives=3, target_score=50)), tmp_path)
+    cfg = config_of(tmp_path)
+    assert cfg["lives"] is None and cfg["targetScore"] == 50, cfg
+    assert "lives: 3 is not built (the clicker game has no lives); reported as none" in notes

@@ -190,6 +190,12 @@ def make_config(spec: Spec, genre: str, *, seed: int, fault: str | None, notes: 
         if picked.get(key) is None:
             picked[key] = value
             notes.append(f"{key}: {value} ({genre} default; the spec did not say)")
+    if g is not None:  # a number the game does not play is not reported either: its test hook says what it plays
+        honoured = g.supported()
+        for field, key in CONFIG_KEY.items():
+            if picked[key] is not None and field not in honoured:
+                notes.append(f"{key}: {picked[key]:g} is not built (the {genre} game has no {field}); reported as none")
+                picked[key] = None
     if fault == "wrongnumbers":  # a builder that ignores what the spec states: every number probe must catch it
         for key in ("lives", "targetScore", "levels", "moves", "grid"):
             if picked[key] is not None:
