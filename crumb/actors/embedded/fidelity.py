@@ -39,6 +39,8 @@ LABELS = {"time_limit_s": "time limit", "lives": "lives", "target_score": "targe
 AGENT_HINT = "bind an agent to build it (e.g. --role builder=claude:sonnet)"
 #: the harness of the embedded games' Builder: a plan for any other is a plan for an agent (PitchReading.builder)
 LOCAL = "local"
+#: how a stated number's note says a person changed it (after_edit): theirs, whatever Builder builds it
+PERSON_CHANGED = "a person changed"
 #: what a person does with an ask of the pitch that no criterion can check in an agent's game
 LOOK = "look at the game, then approve or veto it"
 
@@ -180,11 +182,11 @@ def pace_lines(pace: Pace, builder: str = LOCAL, *, apart_only: bool = False, wh
     """What of a pace asked for is not carried: for an agent's game, a pace the embedded games' one pace cannot
     set apart ("the snake grows twice as fast") is no lack, but nothing measures it either. `apart_only`: those
     lines alone (an agent's spec sets its own speed, which stated_numbers weighs)."""
-    apart = {line for _, line in pace.apart}
-    kept = [] if apart_only else [x for x in pace.unhonoured if x not in apart]
+    apart = [line for _, line in pace.apart]
     if builder == LOCAL:
-        return [*kept, *(line for _, line in pace.apart)] if apart_only else list(pace.unhonoured)
-    return [*kept, *(_unchecked(f"the pace {who} asks for, {said!r}", builder) for said, _ in pace.apart)]
+        return apart if apart_only else list(pace.unhonoured)
+    other = [] if apart_only else [x for x in pace.unhonoured if x not in apart]
+    return [*other, *(_unchecked(f"the pace {who} asks for, {said!r}", builder) for said, _ in pace.apart)]
 
 
 def _theme_line(who: str, theme: cat.ThemeEntry, word: str, builder: str) -> str:
@@ -232,9 +234,7 @@ def unbuilt_extras(extras: Sequence[str], genre: str, builder: str = LOCAL,
     any genre, every extra asked that no criterion checks: `criteria` are an agent Planner's (`shows_extra`
     reads them); None, the embedded Planner's own, which check "no time limit" and nothing else."""
     if builder != LOCAL:
-        unchecked = (_unchecked_extras(extras) if criteria is None else
-                     [x for x in extras if x in {e.id for e in cat.EXTRAS} and not shows_extra(x, criteria)])
-        return [_unchecked(f"the extra {x!r} is asked for", builder) for x in unchecked]
+        return [_unchecked(f"the extra {x!r} is asked for", builder) for x in _unchecked_extras(extras, criteria)]
     if genre not in cat.genre_ids():
         return []
     has = {*cat.entry(genre).extras, *cat.RUNTIME_EXTRAS}
@@ -243,11 +243,12 @@ def unbuilt_extras(extras: Sequence[str], genre: str, builder: str = LOCAL,
             for x in extras if x in known and x not in has]
 
 
-def _unchecked_extras(extras: Sequence[str]) -> list[str]:
-    """The catalogue's extras among these that no criterion the embedded Planner writes checks in an agent's
-    game ("no time limit" has one)."""
+def _unchecked_extras(extras: Sequence[str], criteria: Sequence[Criterion] | None = None) -> list[str]:
+    """The catalogue's extras among these that no criterion checks in an agent's game: an agent Planner's
+    `criteria` (shows_extra), or, None, the embedded Planner's own ("no time limit" has one)."""
     known = {e.id for e in cat.EXTRAS}
-    return [x for x in extras if x in known and x not in cat.RUNTIME_EXTRAS]
+    return [x for x in extras if x in known and not (x in cat.RUNTIME_EXTRAS if criteria is None
+                                                     else shows_extra(x, criteria))]
 
 
 def _path_words(path: str) -> str:
@@ -534,7 +535,7 @@ def after_edit(reading: PitchReading | None, before: Spec, after: Spec, by: str)
                    if now is not None and reading.by != "crumb" and reading.builder == LOCAL else None)
             numbers.append(n.model_copy(update={
                 "honoured": why is None, "criterion": criterion_for(n.field, after.criteria),
-                "note": f"{LABELS[n.field]}: a person changed {n.said!r} to {shown}" + (f", but {why}" if why else "")}))
+                "note": f"{LABELS[n.field]}: {PERSON_CHANGED} {n.said!r} to {shown}" + (f", but {why}" if why else "")}))
         else:
             numbers.append(n.model_copy(update={"criterion": criterion_for(n.field, after.criteria) if n.honoured else None}))
     return reading.model_copy(update={"genre": genre, "numbers": numbers})

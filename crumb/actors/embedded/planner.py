@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from crumb.actors.embedded import catalogue as cat
 from crumb.actors.embedded.fidelity import (
     LOCAL,
+    PERSON_CHANGED,
     agent_hint,
     asked_drawings,
     counted,
@@ -335,7 +336,7 @@ def for_builder(spec: Spec, pitch: str, builder: str) -> Spec:
     fresh = {n.field: n for n in stated_numbers(pitched.numbers.said, pitched.numbers.numbers, moved,
                                                  embedded=builder == LOCAL)}
     numbers = [n.model_copy(update={"criterion": criterion_for(n.field, criteria) if n.honoured else None})
-               if "a person changed" in n.note else fresh.get(n.field, n) for n in reading.numbers]
+               if PERSON_CHANGED in n.note else fresh.get(n.field, n) for n in reading.numbers]
     genre = reading.genre
     if genre.how == "nearest" and genre.asked and genre.note.startswith(("the embedded studio has no", "the embedded Planner has no")):
         genre = genre.model_copy(update={"note": nearest_note(genre.asked, genre.genre, builder)})
